@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# teeprobe - top-level targets.
+#
+#   make            the module for KDIR (default: the running kernel) and the tools
+#   make check      install what is missing, build, run every test
+#   make demo       the lab case in a QEMU guest, with its diagnosis
+#   make bench      benchmarks (ratios measured side by side)
+#   make clean
+KVER	?= $(shell uname -r)
+KDIR	?= /lib/modules/$(KVER)/build
+
+.PHONY: all modules tools lab check demo bench clean deps
+
+all: modules tools
+
+modules:
+	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): install linux-headers-$(KVER) or set KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools:
+	$(MAKE) -C tools
+
+lab:
+	@if [ -f lab/Makefile ]; then $(MAKE) -C lab; fi
+
+deps:
+	scripts/deps
+
+check: deps
+	tests/run
+
+demo: deps
+	scripts/demo
+
+bench: deps
+	scripts/bench
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	$(MAKE) -C tools clean
+	$(MAKE) -C tests/unit clean
+	@if [ -f lab/Makefile ]; then $(MAKE) -C lab clean; fi
+	rm -rf build

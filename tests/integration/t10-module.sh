@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t10-module - teeprobe.ko loads and unloads cleanly and creates its debugfs
+# files and trace events; bad writes are refused; rmmod removes everything.
+. "$(dirname "$0")/lib.sh"
+
+ko=$TP_MODULES/module/teeprobe.ko
+version=$(sed -n 's/^#define TEEPROBE_VERSION "\(.*\)"/\1/p' "$top/module/teeprobe.h")
+
+check "teeprobe check explains that the module is not loaded" true
+"$TEEPROBE" check >/tmp/check.out 2>&1
+rc=$?
+check_eq "teeprobe check exits 1 without the module" 1 "$rc"
+check "its message names the fix" grep -q "module is not loaded: insmod" /tmp/check.out
+
+check "insmod teeprobe.ko" insmod "$ko"
+check_eq "module is live" live "$(cat /sys/module/teeprobe/initstate 2>&1)"
+check_eq "debugfs version names the module and the running kernel" \
+	"teeprobe $version kernel $(uname -r)" "$(cat $DEBUGFS/version 2>&1)"
+check_eq "debugfs version is read-only for root" 400 "$(stat -c %a $DEBUGFS/version)"
+check_eq "debugfs reset is write-only for root" 200 "$(stat -c %a $DEBUGFS/reset)"
+check "event teeprobe:teeprobe_reset is in tracefs" \
+	test -f $TRACEFS/events/teeprobe/teeprobe_reset/format
+check "teeprobe check reports ready" "$TEEPROBE" check
+
+check "reset accepts 1" write_file $DEBUGFS/reset 1
+for bad in 0 2 -1 abc 1x "" " " 99999999999999999999 "1 1" \
+	"$(head -c 5000 /dev/zero | tr '\0' 7)"; do
+	check_fails "reset refuses '${bad:0:20}' with EINVAL" "Invalid argument" \
+		write_file $DEBUGFS/reset "$bad"$'\n'
+done
+
+# trace-cmd records the event and its reader and ours read the file back.
+cd /tmp || exit 1
+check "trace-cmd record -e teeprobe" trace-cmd record -q -e teeprobe -o /tmp/reset.dat \
+	sh -c "for i in 1 2 3; do echo 1 > $DEBUGFS/reset; done"
+trace-cmd report -i /tmp/reset.dat >/tmp/reset.txt 2>&1
+check_eq "trace-cmd report shows three teeprobe_reset events" 3 \
+	"$(grep -Ec 'teeprobe_reset: +generation=' /tmp/reset.txt)"
+gens=$(sed -n 's/.*teeprobe_reset: *generation=\([0-9]*\).*/\1/p' /tmp/reset.txt | tr '\n' ' ')
+check_eq "their generations follow the earlier reset" "2 3 4 " "$gens"
+"$TEEPROBE" report -i /tmp/reset.dat >/tmp/report.txt 2>&1
+check "teeprobe report reads the same file" grep -Eq 'teeprobe_reset +3$' /tmp/report.txt
+cp /tmp/reset.dat "$TP_OUT/reset.dat" 2>/dev/null
+head -c 3000 /tmp/reset.dat >/tmp/truncated.dat
+check_fails "teeprobe report rejects a truncated trace.dat" "not a readable trace.dat|error while reading" \
+	"$TEEPROBE" report -i /tmp/truncated.dat
+trace-cmd record -q -e irq:softirq_entry -o /tmp/other.dat sleep 0.2 >/dev/null 2>&1
+check_fails "teeprobe report rejects a trace.dat without teeprobe events" "no teeprobe events" \
+	"$TEEPROBE" report -i /tmp/other.dat
+
+check "rmmod teeprobe" rmmod teeprobe
+check "debugfs directory is gone" test ! -e $DEBUGFS
+check "trace events are gone" test ! -e $TRACEFS/events/teeprobe
+
+cycles() {
+	local i
+	for i in $(seq 10); do
+		insmod "$1" && cat $DEBUGFS/version >/dev/null && rmmod teeprobe || return 1
+	done
+}
+check "10 insmod/rmmod cycles" cycles "$ko"
+done_testing

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# host.sh - the teeprobe command on the build host (no module here): help,
+# version, usage errors, and clear failures on bad input files.
+. "$(dirname "$0")/../integration/lib.sh"
+
+version=$(sed -n 's/^#define TEEPROBE_VERSION "\(.*\)"/\1/p' "$top/module/teeprobe.h")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check_eq "--version prints the module's version" "teeprobe $version" "$("$TEEPROBE" --version)"
+check "--help lists the commands" sh -c "'$TEEPROBE' --help | grep -q '^  report '"
+for sc in check report; do
+	check "$sc --help" "$TEEPROBE" "$sc" --help
+done
+"$TEEPROBE" frobnicate >/dev/null 2>&1
+check_eq "an unknown command exits 2" 2 $?
+"$TEEPROBE" report -i a b >/dev/null 2>&1
+check_eq "report with a stray argument exits 2" 2 $?
+if [ -e /sys/module/teeprobe ]; then
+	skip "check without the module" "teeprobe is loaded on this host"
+else
+	check_fails "check says the module is not loaded" "module is not loaded" "$TEEPROBE" check
+fi
+check_fails "report on a missing file" "cannot open" "$TEEPROBE" report -i "$tmp/none.dat"
+check_fails "report on a directory" "not a regular file" "$TEEPROBE" report -i "$tmp"
+: >"$tmp/empty.dat"
+check_fails "report on an empty file" "not a readable trace.dat" "$TEEPROBE" report -i "$tmp/empty.dat"
+check_fails "report on a text file" "not a readable trace.dat" "$TEEPROBE" report -i /etc/os-release
+# A file with trace.dat's magic and then garbage must fail, not crash.
+for seed in 1 2 3 4 5; do
+	{ printf '\027\010\104tracing6\0'; head -c 4096 /dev/urandom; } >"$tmp/garbage$seed.dat"
+	check_fails "report on trace.dat magic followed by garbage ($seed)" \
+		"not a readable trace.dat|error while reading|no teeprobe events" \
+		"$TEEPROBE" report -i "$tmp/garbage$seed.dat"
+done
+done_testing

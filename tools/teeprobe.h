@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * teeprobe.h - the subcommands of the teeprobe command.
+ */
+#ifndef TEEPROBE_TOOL_H
+#define TEEPROBE_TOOL_H
+
+int check_main(int argc, char **argv);
+int report_main(int argc, char **argv);
+
+#endif /* TEEPROBE_TOOL_H */

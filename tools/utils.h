@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utils.h - messages, allocation and parsing helpers shared by every
+ * teeprobe subcommand.
+ */
+#ifndef TEEPROBE_UTILS_H
+#define TEEPROBE_UTILS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+extern bool config_debug;
+
+void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void debug_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+void *xzalloc(size_t size);
+char *xstrdup(const char *s);
+
+int parse_seconds(const char *arg, double *seconds);
+char *read_text_file(const char *path, size_t max, int *err);
+
+#endif /* TEEPROBE_UTILS_H */
