@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tee.h - hsbench's client of the teesim crypto TA over the TEE driver
+ * ioctls (<linux/tee.h>), in the two patterns a server thread can use:
+ *
+ *   TEE_SHM_TEMPORARY   per crypto call: TEE_IOC_SHM_REGISTER the buffer,
+ *                       TEE_IOC_INVOKE, close() the shm fd (what libteec
+ *                       does for a temporary memref)
+ *   TEE_SHM_REGISTERED  the buffer is registered once when the client
+ *                       opens; a crypto call is one TEE_IOC_INVOKE
+ */
+#ifndef HSBENCH_TEE_H
+#define HSBENCH_TEE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sm.h"
+
+enum tee_shm_pattern {
+	TEE_SHM_TEMPORARY,
+	TEE_SHM_REGISTERED,
+};
+
+/* struct tee_ioctl_counts - ioctls issued (and shm fds closed), by type */
+struct tee_ioctl_counts {
+	uint64_t open_session;
+	uint64_t invoke;
+	uint64_t shm_register;
+	uint64_t shm_close;
+	uint64_t close_session;
+};
+
+/*
+ * struct tee_client - one thread's fd, session and shared buffer
+ * @buf: page-aligned; crypto data at offset 0, the SM3 output after it
+ * @buf_size: bytes of @buf registered as shared memory (whole pages)
+ * @counts: where the ioctls are counted; written only by the owning thread
+ */
+struct tee_client {
+	int fd;
+	uint32_t session;
+	int session_open;
+	enum tee_shm_pattern pattern;
+	uint8_t *buf;
+	size_t buf_size;
+	int shm_fd;
+	int32_t shm_id;
+	int errors_to_show;
+	struct tee_ioctl_counts *counts;
+};
+
+/*
+ * tee_find_device - pick the teesim device into @path: @wanted if not NULL
+ * (checked), else the first /dev/tee[0-9]* whose impl_id is TEESIM_IMPL_ID.
+ * Prints why on failure and returns -1.
+ */
+int tee_find_device(const char *wanted, char *path, size_t path_size);
+
+/*
+ * tee_client_open - open @path, a session to the teesim TA and a buffer for
+ * crypto data of up to @data_len bytes; registered now if @pattern is
+ * TEE_SHM_REGISTERED. Prints why on failure and returns -1.
+ */
+int tee_client_open(struct tee_client *tc, const char *path,
+		    enum tee_shm_pattern pattern, size_t data_len,
+		    struct tee_ioctl_counts *counts);
+
+/* tee_client_close - release the buffer, session and fd of @tc */
+void tee_client_close(struct tee_client *tc);
+
+/*
+ * tee_sm3 - TEESIM_CMD_SM3_DIGEST of @len bytes at @buf, which must be
+ * tc->buf; @ctx is the struct tee_client. Returns 0 or -1.
+ */
+int tee_sm3(void *ctx, const uint8_t *buf, size_t len,
+	    uint8_t digest[LAB_SM3_DIGEST_SIZE]);
+
+/* tee_sm4 - TEESIM_CMD_SM4_ENCRYPT of @len bytes at @buf (tc->buf) in place */
+int tee_sm4(void *ctx, const uint8_t key[LAB_SM4_KEY_SIZE],
+	    uint8_t *buf, size_t len);
+
+#endif /* HSBENCH_TEE_H */
