@@ -2,10 +2,17 @@
 /*
  * debugfs.c - /sys/kernel/debug/teeprobe/: teeprobe's files.
  *
- *   version  (0400) module version and the kernel it was built for
- *   reset    (0200) write "1" to zero every counter and histogram
+ *   version      (0400) module version and the kernel it was built for
+ *   reset        (0200) write "1" to zero every counter and histogram
+ *   pid_filter   (0600) processes whose TEE calls are followed ("all", or
+ *                       up to 8 pids); write pids, or 0 for all
+ *   tee_probes   (0400) each probe of the TEE driver and its state
+ *   tee_stats    (0400) TEE ioctls per CPU and command
+ *   tee_hist     (0400) their latency histograms, a column per CPU
+ *   tee_threads  (0400) threads by time spent in TEE ioctls
  *
- * Files are root-only: they describe what runs on the host.
+ * Documentation/debugfs.rst describes every format. Files are root-only:
+ * they describe what runs on the host.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,6 +20,8 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/threads.h>
 #include <linux/uaccess.h>
 #include <generated/utsrelease.h>
 
@@ -43,6 +52,75 @@ static ssize_t reset_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
+/* pid_filter_write - "PID [PID...]" (at most 8) or "0" for every process */
+static ssize_t pid_filter_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	pid_t pids[TEEPROBE_MAX_PIDS];
+	unsigned int n = 0;
+	char buf[128], *cur, *tok;
+	int value;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	cur = strim(buf);
+	if (!*cur)
+		return -EINVAL;
+	while ((tok = strsep(&cur, " \t")) != NULL) {
+		if (!*tok)
+			continue;
+		if (kstrtoint(tok, 10, &value) || value < 0 ||
+		    value > PID_MAX_LIMIT || n >= TEEPROBE_MAX_PIDS)
+			return -EINVAL;
+		if (value == 0) {
+			if (n || (cur && *skip_spaces(cur)))
+				return -EINVAL;	/* "0" stands alone */
+			break;
+		}
+		pids[n++] = value;
+	}
+	teeprobe_tee_set_pids(pids, n);
+	return count;
+}
+
+/* pid_filter_show - the current filter */
+static int pid_filter_show(struct seq_file *m, void *unused)
+{
+	teeprobe_tee_show_pids(m);
+	return 0;
+}
+
+/* pid_filter_open - seq_file read, raw write */
+static int pid_filter_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, pid_filter_show, NULL);
+}
+
+static const struct file_operations pid_filter_fops = {
+	.owner		= THIS_MODULE,
+	.open		= pid_filter_open,
+	.read		= seq_read,
+	.write		= pid_filter_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+#define TEEPROBE_SHOW(name, fn)						\
+static int name##_show(struct seq_file *m, void *unused)		\
+{									\
+	fn(m);								\
+	return 0;							\
+}									\
+DEFINE_SHOW_ATTRIBUTE(name)
+
+TEEPROBE_SHOW(tee_probes, teeprobe_tee_show_probes);
+TEEPROBE_SHOW(tee_stats, teeprobe_tee_show_stats);
+TEEPROBE_SHOW(tee_hist, teeprobe_tee_show_hist);
+TEEPROBE_SHOW(tee_threads, teeprobe_tee_show_threads);
+
 static const struct file_operations reset_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
@@ -61,6 +139,15 @@ int teeprobe_debugfs_init(void)
 	}
 	debugfs_create_file("version", 0400, teeprobe_dir, NULL, &version_fops);
 	debugfs_create_file("reset", 0200, teeprobe_dir, NULL, &reset_fops);
+	debugfs_create_file("pid_filter", 0600, teeprobe_dir, NULL,
+			    &pid_filter_fops);
+	debugfs_create_file("tee_probes", 0400, teeprobe_dir, NULL,
+			    &tee_probes_fops);
+	debugfs_create_file("tee_stats", 0400, teeprobe_dir, NULL,
+			    &tee_stats_fops);
+	debugfs_create_file("tee_hist", 0400, teeprobe_dir, NULL, &tee_hist_fops);
+	debugfs_create_file("tee_threads", 0400, teeprobe_dir, NULL,
+			    &tee_threads_fops);
 	return 0;
 }
 

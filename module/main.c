@@ -22,8 +22,10 @@ atomic_t teeprobe_reset_generation = ATOMIC_INIT(0);
 /* teeprobe_reset_all - zero every counter and histogram, then say so */
 void teeprobe_reset_all(void)
 {
-	unsigned int generation = atomic_inc_return(&teeprobe_reset_generation);
+	unsigned int generation;
 
+	teeprobe_tee_reset();
+	generation = atomic_inc_return(&teeprobe_reset_generation);
 	trace_teeprobe_reset(generation);
 }
 
@@ -32,18 +34,26 @@ static int __init teeprobe_init(void)
 {
 	int ret;
 
-	ret = teeprobe_debugfs_init();
+	ret = teeprobe_tee_init();
 	if (ret)
 		return ret;
+	ret = teeprobe_debugfs_init();
+	if (ret)
+		goto out_tee_exit;
 
 	pr_info("version %s loaded\n", TEEPROBE_VERSION);
 	return 0;
+
+out_tee_exit:
+	teeprobe_tee_exit();
+	return ret;
 }
 
 /* teeprobe_exit - tear down in the reverse order of teeprobe_init */
 static void __exit teeprobe_exit(void)
 {
 	teeprobe_debugfs_exit();
+	teeprobe_tee_exit();
 	pr_info("unloaded\n");
 }
 

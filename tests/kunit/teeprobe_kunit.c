@@ -8,6 +8,8 @@
 #include <kunit/test.h>
 
 #include "hist.h"
+#include "offcpu.h"
+#include "tee_cmd.h"
 
 /* hist_bucket_zero_and_one_share_bucket_zero - values below 2 */
 static void hist_bucket_zero_and_one_share_bucket_zero(struct kunit *test)
@@ -83,7 +85,136 @@ static struct kunit_suite teeprobe_hist_suite = {
 	.test_cases = teeprobe_hist_cases,
 };
 
-kunit_test_suites(&teeprobe_hist_suite);
+/* tee_decode_mainline_commands - every TEE_IOC_* maps to its name */
+static void tee_decode_mainline_commands(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_VERSION), TP_TEE_VERSION);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_INVOKE), TP_TEE_INVOKE);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_SHM_REGISTER),
+			TP_TEE_SHM_REGISTER);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_SHM_ALLOC),
+			TP_TEE_SHM_ALLOC);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_OPEN_SESSION),
+			TP_TEE_OPEN_SESSION);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_CLOSE_SESSION),
+			TP_TEE_CLOSE_SESSION);
+	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TP_TEE_INVOKE), "INVOKE");
+}
+
+/* tee_decode_wrong_size_is_other - same number, other size: not INVOKE */
+static void tee_decode_wrong_size_is_other(struct kunit *test)
+{
+	unsigned int bad = _IOR(TEE_IOC_MAGIC, TEE_IOC_BASE + 3, u32);
+
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(bad), TP_TEE_CMD_OTHER);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(0), TP_TEE_CMD_OTHER);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IO('T', 1)), TP_TEE_CMD_OTHER);
+	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TP_TEE_CMDS + 7), "OTHER");
+}
+
+/* tee_decode_tzdriver_by_number - 't' commands whatever their size */
+static void tee_decode_tzdriver_by_number(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOW('t', 1, u64[8])),
+			TP_TZ_SES_OPEN);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOWR('t', 3, u32)),
+			TP_TZ_SEND_CMD);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOWR('t', 9, u32)),
+			TP_TZ_LOAD_APP);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOWR('t', 0, u32)),
+			TP_TEE_CMD_OTHER);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOWR('t', 10, u32)),
+			TP_TEE_CMD_OTHER);
+	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TP_TZ_SEND_CMD),
+			   "TZ_SEND_CMD");
+}
+
+static struct kunit_case teeprobe_tee_cmd_cases[] = {
+	KUNIT_CASE(tee_decode_mainline_commands),
+	KUNIT_CASE(tee_decode_wrong_size_is_other),
+	KUNIT_CASE(tee_decode_tzdriver_by_number),
+	{}
+};
+
+static struct kunit_suite teeprobe_tee_cmd_suite = {
+	.name = "teeprobe_tee_cmd",
+	.test_cases = teeprobe_tee_cmd_cases,
+};
+
+/* offcpu_blocked_and_preempted_are_kept_apart - the two off-CPU kinds */
+static void offcpu_blocked_and_preempted_are_kept_apart(struct kunit *test)
+{
+	struct teeprobe_offcpu o = {};
+
+	teeprobe_offcpu_out(&o, 100, true);
+	teeprobe_offcpu_in(&o, 150);
+	teeprobe_offcpu_out(&o, 200, false);
+	teeprobe_offcpu_in(&o, 230);
+	teeprobe_offcpu_end(&o, 400);
+	KUNIT_EXPECT_EQ(test, o.off_ns, 50ULL);
+	KUNIT_EXPECT_EQ(test, o.runq_ns, 30ULL);
+}
+
+/* offcpu_switch_in_without_out_is_ignored - tracing began mid-call */
+static void offcpu_switch_in_without_out_is_ignored(struct kunit *test)
+{
+	struct teeprobe_offcpu o = {};
+
+	teeprobe_offcpu_in(&o, 500);
+	teeprobe_offcpu_end(&o, 600);
+	KUNIT_EXPECT_EQ(test, o.off_ns + o.runq_ns, 0ULL);
+}
+
+/* offcpu_double_out_keeps_first - a second switch-out changes nothing */
+static void offcpu_double_out_keeps_first(struct kunit *test)
+{
+	struct teeprobe_offcpu o = {};
+
+	teeprobe_offcpu_out(&o, 100, true);
+	teeprobe_offcpu_out(&o, 180, false);
+	teeprobe_offcpu_in(&o, 200);
+	KUNIT_EXPECT_EQ(test, o.off_ns, 100ULL);
+	KUNIT_EXPECT_EQ(test, o.runq_ns, 0ULL);
+}
+
+/* offcpu_open_interval_closes_at_end - a call can end while switched out */
+static void offcpu_open_interval_closes_at_end(struct kunit *test)
+{
+	struct teeprobe_offcpu o = {};
+
+	teeprobe_offcpu_out(&o, 1000, true);
+	teeprobe_offcpu_end(&o, 1600);
+	KUNIT_EXPECT_EQ(test, o.off_ns, 600ULL);
+	KUNIT_EXPECT_EQ(test, o.off_since, 0ULL);
+}
+
+/* offcpu_time_never_runs_backwards - clocks of two CPUs disagree */
+static void offcpu_time_never_runs_backwards(struct kunit *test)
+{
+	struct teeprobe_offcpu o = {};
+
+	teeprobe_offcpu_out(&o, 1000, true);
+	teeprobe_offcpu_in(&o, 900);
+	KUNIT_EXPECT_EQ(test, o.off_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, o.off_since, 0ULL);
+}
+
+static struct kunit_case teeprobe_offcpu_cases[] = {
+	KUNIT_CASE(offcpu_blocked_and_preempted_are_kept_apart),
+	KUNIT_CASE(offcpu_switch_in_without_out_is_ignored),
+	KUNIT_CASE(offcpu_double_out_keeps_first),
+	KUNIT_CASE(offcpu_open_interval_closes_at_end),
+	KUNIT_CASE(offcpu_time_never_runs_backwards),
+	{}
+};
+
+static struct kunit_suite teeprobe_offcpu_suite = {
+	.name = "teeprobe_offcpu",
+	.test_cases = teeprobe_offcpu_cases,
+};
+
+kunit_test_suites(&teeprobe_hist_suite, &teeprobe_tee_cmd_suite,
+		  &teeprobe_offcpu_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for teeprobe");

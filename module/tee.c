@@ -1,0 +1,930 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tee.c - the first link of the chain: time spent in the TEE driver's ioctl,
+ * per command, split into on-CPU, off-CPU and waiting for a secure thread.
+ *
+ * A kretprobe on the driver's ioctl entry (tee_ioctl for the mainline TEE
+ * core, tc_client_ioctl for iTrustee's tzdriver, or a named symbol) times
+ * each call and decodes its command. While a call is in flight its thread is
+ * in a bounded hash table; a sched:sched_switch probe charges the time the
+ * thread is switched out to the call. Kretprobes on the driver's "waiting
+ * for the TEE" functions add the time spent there, and on its shared-memory
+ * paths time those steps. Probes on symbols of a module that is not loaded
+ * yet attach when it loads (module notifier) and detach when it goes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/ctype.h>
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
+
+#include "compat.h"
+#include "hist.h"
+#include "offcpu.h"
+#include "tee_cmd.h"
+#include "teeprobe.h"
+#include "trace.h"
+
+/* ---- parameters ------------------------------------------------------ */
+
+#define TP_MAX_PROBES		8
+#define TP_MAX_MAXACTIVE	4096
+#define TP_THREADS		256
+#define TP_CALL_BUCKETS		256
+
+static char preset[16] = "tee";
+static char wait_symbols[256];
+static unsigned int maxactive;
+
+/* symbol_list_valid - comma-separated C identifiers, at most TP_MAX_PROBES */
+static bool symbol_list_valid(const char *s, unsigned int max_items)
+{
+	unsigned int items = 0, len = 0;
+
+	for (; *s && *s != '\n'; s++) {
+		if (*s == ',') {
+			if (!len)
+				return false;
+			len = 0;
+			continue;
+		}
+		if (!isalnum(*s) && *s != '_' && *s != '.')
+			return false;
+		if (!len++)
+			items++;
+		if (len >= KSYM_NAME_LEN)
+			return false;
+	}
+	return (!items || len) && items <= max_items;
+}
+
+/* param_set_preset - one of tee, tzdriver, custom */
+static int param_set_preset(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "tee") || sysfs_streq(val, "tzdriver") ||
+	    sysfs_streq(val, "custom"))
+		return param_set_copystring(val, kp);
+	pr_err("preset=%s: must be tee, tzdriver or custom\n", val);
+	return -EINVAL;
+}
+
+/* param_set_symbols - a symbol name (or a list of them), checked */
+static char ioctl_symbol[KSYM_NAME_LEN];
+static int param_set_symbols(const char *val, const struct kernel_param *kp)
+{
+	unsigned int max = kp->str->string == ioctl_symbol ? 1 : TP_MAX_PROBES;
+
+	if (!symbol_list_valid(val, max)) {
+		pr_err("%s=%s: must be %s C symbol names\n", kp->name, val,
+		       max == 1 ? "one of" : "up to 8 comma-separated");
+		return -EINVAL;
+	}
+	return param_set_copystring(val, kp);
+}
+
+/* param_set_maxactive - 0 (automatic) or 1..TP_MAX_MAXACTIVE */
+static int param_set_maxactive(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v > TP_MAX_MAXACTIVE) {
+		pr_err("maxactive=%s: must be a number from 0 to %d\n", val,
+		       TP_MAX_MAXACTIVE);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops preset_ops = {
+	.set = param_set_preset,
+	.get = param_get_string,
+};
+static const struct kernel_param_ops symbols_ops = {
+	.set = param_set_symbols,
+	.get = param_get_string,
+};
+static const struct kernel_param_ops maxactive_ops = {
+	.set = param_set_maxactive,
+	.get = param_get_uint,
+};
+
+static struct kparam_string preset_str = {
+	.maxlen = sizeof(preset), .string = preset };
+static struct kparam_string ioctl_symbol_str = {
+	.maxlen = sizeof(ioctl_symbol), .string = ioctl_symbol };
+static struct kparam_string wait_symbols_str = {
+	.maxlen = sizeof(wait_symbols), .string = wait_symbols };
+
+module_param_cb(preset, &preset_ops, &preset_str, 0444);
+MODULE_PARM_DESC(preset, "TEE driver to probe: tee (mainline TEE core), tzdriver (iTrustee) or custom");
+module_param_cb(ioctl_symbol, &symbols_ops, &ioctl_symbol_str, 0444);
+MODULE_PARM_DESC(ioctl_symbol, "custom: the driver's ioctl entry symbol (replaces the preset's)");
+module_param_cb(wait_symbols, &symbols_ops, &wait_symbols_str, 0444);
+MODULE_PARM_DESC(wait_symbols, "custom: up to 8 comma-separated symbols where callers wait for the TEE");
+module_param_cb(maxactive, &maxactive_ops, &maxactive, 0444);
+MODULE_PARM_DESC(maxactive, "calls each kretprobe can follow at once; 0 = max(256, 16 per CPU)");
+
+/* ---- probes -------------------------------------------------------- */
+
+enum tp_role {
+	TP_ROLE_IOCTL,	/* the ioctl entry: one call per hit */
+	TP_ROLE_WAIT,	/* waiting for the TEE: charged to the current call */
+	TP_ROLE_STEP,	/* a timed step (shared memory set-up or release) */
+};
+
+enum tp_state {
+	TP_WAITING,	/* symbol not found yet: tried again on module load */
+	TP_ATTACHED,
+	TP_FAILED,	/* found but cannot be probed */
+};
+
+struct tp_step_stats {
+	u64 calls;
+	u64 total_ns;
+	u64 max_ns;
+};
+
+struct tp_probe {
+	char symbol[KSYM_NAME_LEN];
+	enum tp_role role;
+	enum tp_state state;
+	int error;
+	struct kretprobe rp;
+	struct tp_step_stats __percpu *stats;
+};
+
+/* What a kretprobe instance keeps between entry and return */
+struct tp_instance {
+	u64 start_ns;
+	struct tp_call *call;
+	unsigned int raw_cmd;
+};
+
+static struct tp_probe probes[TP_MAX_PROBES];
+static unsigned int nr_probes;
+static DEFINE_MUTEX(probes_lock);	/* attach/detach, module notifier */
+
+/* ---- calls in flight -------------------------------------------------- */
+
+struct tp_call {
+	struct hlist_node node;
+	struct task_struct *task;
+	u64 start_ns;
+	u64 queue_wait_ns;
+	struct teeprobe_offcpu off;
+};
+
+static struct {
+	raw_spinlock_t lock;
+	struct hlist_head head;
+} call_hash[TP_CALL_BUCKETS];
+
+static struct tp_call *call_pool;
+static unsigned long *call_used;
+static unsigned int call_pool_size;
+static atomic_t calls_in_flight = ATOMIC_INIT(0);
+
+/* ---- statistics --------------------------------------------------------- */
+
+struct tp_cmd_stats {
+	u64 calls;
+	u64 errors;
+	u64 total_ns;
+	u64 offcpu_ns;		/* blocked */
+	u64 runq_ns;		/* preempted, waiting for a CPU */
+	u64 queue_wait_ns;
+	struct teeprobe_hist latency;
+};
+
+struct tp_tee_cpu {
+	struct tp_cmd_stats cmd[TP_TEE_CMDS];
+	u64 untracked;		/* calls timed without an off-CPU split */
+};
+static DEFINE_PER_CPU(struct tp_tee_cpu, tee_cpu);
+
+struct tp_thread {
+	pid_t tid;
+	pid_t tgid;
+	char comm[TASK_COMM_LEN];
+	u64 calls;
+	u64 total_ns;
+	u64 offcpu_ns;
+	u64 queue_wait_ns;
+};
+static struct tp_thread threads[TP_THREADS];
+static u64 threads_overflow;
+static DEFINE_RAW_SPINLOCK(threads_lock);
+
+/* ---- pid filter ---------------------------------------------------------- */
+
+static pid_t pid_filter[TEEPROBE_MAX_PIDS];
+static unsigned int pid_filter_count;
+static DEFINE_MUTEX(pid_filter_lock);
+
+/* pid_allowed - is the current process traced? */
+static bool pid_allowed(void)
+{
+	unsigned int i, n = smp_load_acquire(&pid_filter_count);
+
+	if (!n)
+		return true;
+	for (i = 0; i < n; i++)
+		if (READ_ONCE(pid_filter[i]) == current->tgid)
+			return true;
+	return false;
+}
+
+/* teeprobe_tee_set_pids - replace the filter; 0 pids means trace everyone */
+void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n)
+{
+	unsigned int i;
+
+	mutex_lock(&pid_filter_lock);
+	smp_store_release(&pid_filter_count, 0);
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(pid_filter[i], pids[i]);
+	smp_store_release(&pid_filter_count, n);
+	mutex_unlock(&pid_filter_lock);
+}
+
+/* teeprobe_tee_show_pids - the filter, space-separated, or "all" */
+void teeprobe_tee_show_pids(struct seq_file *m)
+{
+	unsigned int i, n;
+
+	mutex_lock(&pid_filter_lock);
+	n = pid_filter_count;
+	if (!n)
+		seq_puts(m, "all");
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%s%d", i ? " " : "", pid_filter[i]);
+	seq_putc(m, '\n');
+	mutex_unlock(&pid_filter_lock);
+}
+
+/* ---- the call table ------------------------------------------------------- */
+
+/* call_bucket - the hash bucket of @task */
+static unsigned int call_bucket(struct task_struct *task)
+{
+	return hash_ptr(task, ilog2(TP_CALL_BUCKETS));
+}
+
+/* call_start - take a free call slot for current, or NULL if all are used */
+static struct tp_call *call_start(u64 now)
+{
+	unsigned int i, b;
+	struct tp_call *call;
+	unsigned long flags;
+
+	do {
+		i = find_first_zero_bit(call_used, call_pool_size);
+		if (i >= call_pool_size)
+			return NULL;
+	} while (test_and_set_bit(i, call_used));
+
+	call = &call_pool[i];
+	call->task = current;
+	call->start_ns = now;
+	call->queue_wait_ns = 0;
+	memset(&call->off, 0, sizeof(call->off));
+	b = call_bucket(current);
+	raw_spin_lock_irqsave(&call_hash[b].lock, flags);
+	hlist_add_head(&call->node, &call_hash[b].head);
+	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
+	atomic_inc(&calls_in_flight);
+	return call;
+}
+
+/* call_end - take @call out of the table and free its slot */
+static void call_end(struct tp_call *call)
+{
+	unsigned int b = call_bucket(call->task);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&call_hash[b].lock, flags);
+	hlist_del(&call->node);
+	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
+	atomic_dec(&calls_in_flight);
+	clear_bit(call - call_pool, call_used);
+}
+
+/*
+ * call_find_locked - the call @task is in; caller holds its bucket lock.
+ * A thread is in at most one TEE ioctl at a time.
+ */
+static struct tp_call *call_find_locked(unsigned int b, struct task_struct *task)
+{
+	struct tp_call *call;
+
+	hlist_for_each_entry(call, &call_hash[b].head, node)
+		if (call->task == task)
+			return call;
+	return NULL;
+}
+
+/* tp_sched_switch - charge switched-out time to the calls in flight */
+static void tp_sched_switch(TP_SCHED_SWITCH_PROTO)
+{
+	struct tp_call *call;
+	unsigned int b;
+	u64 now;
+
+	if (!atomic_read(&calls_in_flight))
+		return;
+	now = ktime_get_ns();
+	b = call_bucket(prev);
+	raw_spin_lock(&call_hash[b].lock);
+	call = call_find_locked(b, prev);
+	/* Blocked: it went to sleep; otherwise it was preempted. */
+	if (call)
+		teeprobe_offcpu_out(&call->off, now,
+				    !preempt && prev_state != TASK_RUNNING);
+	raw_spin_unlock(&call_hash[b].lock);
+
+	b = call_bucket(next);
+	raw_spin_lock(&call_hash[b].lock);
+	call = call_find_locked(b, next);
+	if (call)
+		teeprobe_offcpu_in(&call->off, now);
+	raw_spin_unlock(&call_hash[b].lock);
+}
+
+/* ---- statistics updates ------------------------------------------------ */
+
+/* thread_account - add one finished call to its thread's line */
+static void thread_account(u64 duration, u64 offcpu, u64 queue_wait)
+{
+	pid_t tid = current->pid;
+	unsigned int i, h = hash_32(tid, ilog2(TP_THREADS));
+	struct tp_thread *t = NULL;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&threads_lock, flags);
+	for (i = 0; i < TP_THREADS; i++) {
+		struct tp_thread *slot = &threads[(h + i) % TP_THREADS];
+
+		if (slot->tid == tid || !slot->tid) {
+			t = slot;
+			break;
+		}
+	}
+	if (!t) {
+		threads_overflow++;
+	} else {
+		if (!t->tid) {
+			t->tid = tid;
+			t->tgid = current->tgid;
+		}
+		get_task_comm(t->comm, current);
+		t->calls++;
+		t->total_ns += duration;
+		t->offcpu_ns += offcpu;
+		t->queue_wait_ns += queue_wait;
+	}
+	raw_spin_unlock_irqrestore(&threads_lock, flags);
+}
+
+/* ---- kretprobe handlers -------------------------------------------------- */
+
+/* ioctl_entry - a thread enters the driver's ioctl */
+static int ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tp_instance *inst = (struct tp_instance *)ri->data;
+	u64 now;
+
+	if (!pid_allowed())
+		return 1;	/* not followed: no return handler */
+	now = ktime_get_ns();
+	inst->start_ns = now;
+	inst->raw_cmd = (unsigned int)regs_get_kernel_argument(regs, 1);
+	inst->call = call_start(now);
+	trace_teeprobe_tee_ioctl_enter(teeprobe_tee_decode(inst->raw_cmd),
+				       inst->raw_cmd);
+	return 0;
+}
+NOKPROBE_SYMBOL(ioctl_entry);
+
+/* ioctl_return - the call ends: account it on this CPU */
+static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tp_instance *inst = (struct tp_instance *)ri->data;
+	enum teeprobe_tee_cmd cmd = teeprobe_tee_decode(inst->raw_cmd);
+	long ret = (long)regs_return_value(regs);
+	u64 now = ktime_get_ns();
+	u64 duration = now - inst->start_ns, offcpu = 0, runq = 0, queue_wait = 0;
+	struct tp_probe *p = container_of(get_kretprobe(ri), struct tp_probe, rp);
+	struct tp_step_stats *ps = this_cpu_ptr(p->stats);
+	struct tp_tee_cpu *cpu;
+	struct tp_cmd_stats *s;
+
+	ps->calls++;
+	ps->total_ns += duration;
+	if (duration > ps->max_ns)
+		ps->max_ns = duration;
+	if (inst->call) {
+		/* The call's entry is still in the table: sched_switch may
+		 * touch it until call_end(), so read it under its lock.
+		 */
+		struct tp_call *call = inst->call;
+		unsigned int b = call_bucket(call->task);
+		unsigned long flags;
+
+		raw_spin_lock_irqsave(&call_hash[b].lock, flags);
+		teeprobe_offcpu_end(&call->off, now);
+		offcpu = min(call->off.off_ns, duration);
+		runq = min(call->off.runq_ns, duration - offcpu);
+		queue_wait = min(call->queue_wait_ns, duration);
+		raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
+		call_end(call);
+	}
+	cpu = this_cpu_ptr(&tee_cpu);
+	if (!inst->call)
+		cpu->untracked++;
+	s = &cpu->cmd[cmd];
+	s->calls++;
+	if (ret < 0)
+		s->errors++;
+	s->total_ns += duration;
+	s->offcpu_ns += offcpu;
+	s->runq_ns += runq;
+	s->queue_wait_ns += queue_wait;
+	teeprobe_hist_add(&s->latency, duration);
+	thread_account(duration, offcpu, queue_wait);
+	trace_teeprobe_tee_ioctl_exit(cmd, duration, offcpu, runq, queue_wait, ret);
+	return 0;
+}
+NOKPROBE_SYMBOL(ioctl_return);
+
+/* timed_entry - a wait or step function is entered */
+static int timed_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tp_instance *inst = (struct tp_instance *)ri->data;
+
+	if (!pid_allowed())
+		return 1;
+	inst->start_ns = ktime_get_ns();
+	return 0;
+}
+NOKPROBE_SYMBOL(timed_entry);
+
+/* timed_return - count the step; a wait is also charged to the call */
+static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tp_instance *inst = (struct tp_instance *)ri->data;
+	struct tp_probe *p = container_of(get_kretprobe(ri), struct tp_probe, rp);
+	u64 elapsed = ktime_get_ns() - inst->start_ns;
+	struct tp_step_stats *s = this_cpu_ptr(p->stats);
+	struct tp_call *call;
+	unsigned long flags;
+	unsigned int b;
+
+	s->calls++;
+	s->total_ns += elapsed;
+	if (elapsed > s->max_ns)
+		s->max_ns = elapsed;
+	if (p->role != TP_ROLE_WAIT || !atomic_read(&calls_in_flight))
+		return 0;
+	b = call_bucket(current);
+	raw_spin_lock_irqsave(&call_hash[b].lock, flags);
+	call = call_find_locked(b, current);
+	if (call)
+		call->queue_wait_ns += elapsed;
+	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
+	return 0;
+}
+NOKPROBE_SYMBOL(timed_return);
+
+/* ---- attaching ------------------------------------------------------------ */
+
+/* add_probe - describe a probe; attached later by attach_all */
+static void add_probe(const char *symbol, enum tp_role role)
+{
+	struct tp_probe *p;
+
+	if (nr_probes >= TP_MAX_PROBES || !*symbol)
+		return;
+	p = &probes[nr_probes++];
+	strscpy(p->symbol, symbol, sizeof(p->symbol));
+	p->role = role;
+	p->state = TP_WAITING;
+}
+
+/* add_probe_list - one probe per comma-separated symbol of @list */
+static void add_probe_list(const char *list, enum tp_role role)
+{
+	char name[KSYM_NAME_LEN];
+	const char *end;
+	size_t len;
+
+	while (*list) {
+		end = strchrnul(list, ',');
+		len = min_t(size_t, end - list, sizeof(name) - 1);
+		memcpy(name, list, len);
+		name[len] = '\0';
+		add_probe(strim(name), role);
+		list = *end ? end + 1 : end;
+	}
+}
+
+/* attach_one - register @p's kretprobe; ENOENT leaves it waiting */
+static void attach_one(struct tp_probe *p)
+{
+	int ret;
+
+	memset(&p->rp, 0, sizeof(p->rp));
+	p->rp.kp.symbol_name = p->symbol;
+	p->rp.data_size = sizeof(struct tp_instance);
+	p->rp.maxactive = maxactive ? maxactive :
+			  max_t(unsigned int, 256, 16 * num_possible_cpus());
+	if (p->role == TP_ROLE_IOCTL) {
+		p->rp.entry_handler = ioctl_entry;
+		p->rp.handler = ioctl_return;
+	} else {
+		p->rp.entry_handler = timed_entry;
+		p->rp.handler = timed_return;
+	}
+	ret = register_kretprobe(&p->rp);
+	if (!ret) {
+		p->state = TP_ATTACHED;
+		p->error = 0;
+		pr_info("probing %s\n", p->symbol);
+		return;
+	}
+	if (ret == -ENOENT) {
+		/* Said once, not on every module load that does not have it. */
+		if (p->error != -ENOENT)
+			pr_info("%s not found: waiting for a module that has it\n",
+				p->symbol);
+		p->error = ret;
+		p->state = TP_WAITING;
+	} else {
+		p->error = ret;
+		p->state = TP_FAILED;
+		pr_warn("cannot probe %s: error %d\n", p->symbol, ret);
+	}
+}
+
+/* attach_all - try every probe that is not attached (probes_lock held) */
+static void attach_all(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_probes; i++)
+		if (probes[i].state != TP_ATTACHED)
+			attach_one(&probes[i]);
+}
+
+/* detach_one - unregister @p; calls in flight finish unaccounted */
+static void detach_one(struct tp_probe *p, enum tp_state state)
+{
+	if (p->state == TP_ATTACHED)
+		unregister_kretprobe(&p->rp);
+	p->state = state;
+}
+
+/* tp_module_notify - attach to modules that load, detach from those that go */
+static int tp_module_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	struct module *mod = data;
+	unsigned int i;
+
+	mutex_lock(&probes_lock);
+	if (action == MODULE_STATE_LIVE) {
+		attach_all();
+	} else if (action == MODULE_STATE_GOING) {
+		for (i = 0; i < nr_probes; i++) {
+			struct tp_probe *p = &probes[i];
+
+			if (p->state == TP_ATTACHED &&
+			    within_module((unsigned long)p->rp.kp.addr, mod)) {
+				detach_one(p, TP_WAITING);
+				p->error = -ENOENT;
+				pr_info("%s went away with module %s: waiting for it again\n",
+					p->symbol, mod->name);
+			}
+		}
+	}
+	mutex_unlock(&probes_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tp_module_nb = {
+	.notifier_call = tp_module_notify,
+};
+
+/* ---- debugfs output ------------------------------------------------------ */
+
+static const char * const role_names[] = {
+	[TP_ROLE_IOCTL] = "ioctl", [TP_ROLE_WAIT] = "wait", [TP_ROLE_STEP] = "step",
+};
+
+/* teeprobe_tee_show_probes - one line per probe: its state and counters */
+void teeprobe_tee_show_probes(struct seq_file *m)
+{
+	unsigned int i;
+	int cpu;
+
+	seq_printf(m, "# preset %s\n", preset);
+	seq_puts(m, "# symbol role state error nmissed calls total_ns max_ns\n");
+	mutex_lock(&probes_lock);
+	for (i = 0; i < nr_probes; i++) {
+		struct tp_probe *p = &probes[i];
+		struct tp_step_stats sum = {};
+		const char *state;
+
+		for_each_possible_cpu(cpu) {
+			struct tp_step_stats *s = per_cpu_ptr(p->stats, cpu);
+
+			sum.calls += s->calls;
+			sum.total_ns += s->total_ns;
+			sum.max_ns = max(sum.max_ns, s->max_ns);
+		}
+		state = p->state == TP_ATTACHED ? "attached" :
+			p->state == TP_WAITING ? "not-found" : "failed";
+		seq_printf(m, "%s %s %s %d %d %llu %llu %llu\n", p->symbol,
+			   role_names[p->role], state, p->error,
+			   p->state == TP_ATTACHED ?
+			   p->rp.nmissed + (int)p->rp.kp.nmissed : 0,
+			   sum.calls, sum.total_ns, sum.max_ns);
+	}
+	mutex_unlock(&probes_lock);
+}
+
+/* cmd_sum - the counters of one command summed over CPUs */
+struct cmd_sum {
+	u64 calls, errors, total_ns, offcpu_ns, runq_ns, queue_wait_ns, max_ns;
+};
+
+/* show_cmd_line - one line of tee_stats */
+static void show_cmd_line(struct seq_file *m, const char *cpu, unsigned int c,
+			  const struct cmd_sum *s)
+{
+	seq_printf(m, "%s %s %llu %llu %llu %llu %llu %llu %llu\n", cpu,
+		   teeprobe_tee_cmd_name(c), s->calls, s->errors, s->total_ns,
+		   s->offcpu_ns, s->runq_ns, s->queue_wait_ns, s->max_ns);
+}
+
+/* teeprobe_tee_show_stats - per CPU and in all, one line per used command */
+void teeprobe_tee_show_stats(struct seq_file *m)
+{
+	struct cmd_sum *all, one;
+	u64 untracked = 0;
+	char name[16];
+	unsigned int c;
+	int cpu;
+
+	all = kcalloc(TP_TEE_CMDS, sizeof(*all), GFP_KERNEL);
+	if (!all) {
+		seq_puts(m, "# out of memory\n");
+		return;
+	}
+	seq_puts(m, "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n");
+	for_each_possible_cpu(cpu) {
+		struct tp_tee_cpu *tc = per_cpu_ptr(&tee_cpu, cpu);
+
+		untracked += tc->untracked;
+		snprintf(name, sizeof(name), "%d", cpu);
+		for (c = 0; c < TP_TEE_CMDS; c++) {
+			struct tp_cmd_stats *s = &tc->cmd[c];
+
+			if (!s->calls)
+				continue;
+			one = (struct cmd_sum){ s->calls, s->errors, s->total_ns,
+						s->offcpu_ns, s->runq_ns,
+						s->queue_wait_ns, s->latency.max };
+			show_cmd_line(m, name, c, &one);
+			all[c].calls += one.calls;
+			all[c].errors += one.errors;
+			all[c].total_ns += one.total_ns;
+			all[c].offcpu_ns += one.offcpu_ns;
+			all[c].runq_ns += one.runq_ns;
+			all[c].queue_wait_ns += one.queue_wait_ns;
+			all[c].max_ns = max(all[c].max_ns, one.max_ns);
+		}
+	}
+	for (c = 0; c < TP_TEE_CMDS; c++)
+		if (all[c].calls)
+			show_cmd_line(m, "all", c, &all[c]);
+	seq_printf(m, "# untracked %llu\n", untracked);
+	kfree(all);
+}
+
+/* teeprobe_tee_show_hist - log2 latency histograms, a column per CPU */
+void teeprobe_tee_show_hist(struct seq_file *m)
+{
+	unsigned int c, b;
+	int cpu;
+
+	seq_puts(m, "# cmd bucket_low_ns");
+	for_each_possible_cpu(cpu)
+		seq_printf(m, " cpu%d", cpu);
+	seq_puts(m, " all\n");
+	for (c = 0; c < TP_TEE_CMDS; c++) {
+		for (b = 0; b < TEEPROBE_HIST_BUCKETS; b++) {
+			u64 total = 0;
+
+			for_each_possible_cpu(cpu)
+				total += per_cpu_ptr(&tee_cpu, cpu)->cmd[c].latency.bucket[b];
+			if (!total)
+				continue;
+			seq_printf(m, "%s %llu", teeprobe_tee_cmd_name(c),
+				   teeprobe_hist_bucket_low(b));
+			for_each_possible_cpu(cpu)
+				seq_printf(m, " %llu",
+					   per_cpu_ptr(&tee_cpu, cpu)->cmd[c].latency.bucket[b]);
+			seq_printf(m, " %llu\n", total);
+		}
+	}
+}
+
+/* cmp_thread - sort threads by time spent in TEE ioctls, longest first */
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct tp_thread *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return x->tid - y->tid;
+}
+
+/* teeprobe_tee_show_threads - threads by time in TEE ioctls */
+void teeprobe_tee_show_threads(struct seq_file *m)
+{
+	struct tp_thread *copy;
+	unsigned long flags;
+	unsigned int i, n = 0;
+
+	copy = vmalloc(sizeof(threads));
+	if (!copy) {
+		seq_puts(m, "# out of memory\n");
+		return;
+	}
+	raw_spin_lock_irqsave(&threads_lock, flags);
+	for (i = 0; i < TP_THREADS; i++)
+		if (threads[i].tid)
+			copy[n++] = threads[i];
+	raw_spin_unlock_irqrestore(&threads_lock, flags);
+	sort(copy, n, sizeof(*copy), cmp_thread, NULL);
+	seq_puts(m, "# tgid tid comm calls total_ns offcpu_ns queue_wait_ns\n");
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%d %d %s %llu %llu %llu %llu\n", copy[i].tgid,
+			   copy[i].tid, copy[i].comm, copy[i].calls,
+			   copy[i].total_ns, copy[i].offcpu_ns,
+			   copy[i].queue_wait_ns);
+	seq_printf(m, "# overflow %llu\n", threads_overflow);
+	vfree(copy);
+}
+
+/* teeprobe_tee_reset - zero the statistics (not the calls in flight) */
+void teeprobe_tee_reset(void)
+{
+	unsigned long flags;
+	unsigned int i;
+	int cpu;
+
+	mutex_lock(&probes_lock);
+	for_each_possible_cpu(cpu) {
+		memset(per_cpu_ptr(&tee_cpu, cpu), 0, sizeof(struct tp_tee_cpu));
+		for (i = 0; i < nr_probes; i++)
+			memset(per_cpu_ptr(probes[i].stats, cpu), 0,
+			       sizeof(struct tp_step_stats));
+	}
+	mutex_unlock(&probes_lock);
+	raw_spin_lock_irqsave(&threads_lock, flags);
+	memset(threads, 0, sizeof(threads));
+	threads_overflow = 0;
+	raw_spin_unlock_irqrestore(&threads_lock, flags);
+}
+
+/* ---- init and exit ---------------------------------------------------------- */
+
+static struct tracepoint *sched_switch_tp;
+
+/* find_sched_switch - the kernel's sched_switch tracepoint, by name */
+static void find_sched_switch(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		sched_switch_tp = tp;
+}
+
+/* describe_probes - the probes of the chosen preset */
+static int describe_probes(void)
+{
+	if (!strcmp(preset, "tee")) {
+		add_probe(*ioctl_symbol ? ioctl_symbol : "tee_ioctl", TP_ROLE_IOCTL);
+		add_probe("optee_cq_wait_for_completion", TP_ROLE_WAIT);
+		add_probe("teesim_wait_for_secure_thread", TP_ROLE_WAIT);
+		add_probe("tee_shm_register_user_buf", TP_ROLE_STEP);
+		add_probe("tee_shm_alloc_user_buf", TP_ROLE_STEP);
+		add_probe("tee_shm_fop_release", TP_ROLE_STEP);
+	} else if (!strcmp(preset, "tzdriver")) {
+		add_probe(*ioctl_symbol ? ioctl_symbol : "tc_client_ioctl",
+			  TP_ROLE_IOCTL);
+		add_probe("tc_client_call", TP_ROLE_WAIT);
+		add_probe("tc_ns_smc", TP_ROLE_STEP);
+	} else {
+		if (!*ioctl_symbol) {
+			pr_err("preset=custom needs ioctl_symbol=\n");
+			return -EINVAL;
+		}
+		add_probe(ioctl_symbol, TP_ROLE_IOCTL);
+	}
+	add_probe_list(wait_symbols, TP_ROLE_WAIT);
+	return 0;
+}
+
+/* teeprobe_tee_init - allocate, hook sched_switch, attach what exists */
+int teeprobe_tee_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	ret = describe_probes();
+	if (ret)
+		return ret;
+	for (i = 0; i < TP_CALL_BUCKETS; i++) {
+		raw_spin_lock_init(&call_hash[i].lock);
+		INIT_HLIST_HEAD(&call_hash[i].head);
+	}
+	call_pool_size = maxactive ? maxactive :
+			 max_t(unsigned int, 256, 16 * num_possible_cpus());
+	call_pool = kvcalloc(call_pool_size, sizeof(*call_pool), GFP_KERNEL);
+	call_used = bitmap_zalloc(call_pool_size, GFP_KERNEL);
+	if (!call_pool || !call_used) {
+		ret = -ENOMEM;
+		goto out_free_table;
+	}
+	for (i = 0; i < nr_probes; i++) {
+		probes[i].stats = alloc_percpu(struct tp_step_stats);
+		if (!probes[i].stats) {
+			ret = -ENOMEM;
+			goto out_free_stats;
+		}
+	}
+
+	for_each_kernel_tracepoint(find_sched_switch, NULL);
+	if (!sched_switch_tp) {
+		pr_err("no sched_switch tracepoint in this kernel\n");
+		ret = -ENOENT;
+		goto out_free_stats;
+	}
+	ret = tracepoint_probe_register(sched_switch_tp, tp_sched_switch, NULL);
+	if (ret)
+		goto out_free_stats;
+
+	ret = register_module_notifier(&tp_module_nb);
+	if (ret)
+		goto out_unregister_sched_switch;
+	mutex_lock(&probes_lock);
+	attach_all();
+	mutex_unlock(&probes_lock);
+	return 0;
+
+out_unregister_sched_switch:
+	tracepoint_probe_unregister(sched_switch_tp, tp_sched_switch, NULL);
+	tracepoint_synchronize_unregister();
+out_free_stats:
+	for (i = 0; i < nr_probes; i++)
+		free_percpu(probes[i].stats);
+out_free_table:
+	bitmap_free(call_used);
+	kvfree(call_pool);
+	return ret;
+}
+
+/* teeprobe_tee_exit - detach everything, then free */
+void teeprobe_tee_exit(void)
+{
+	unsigned int i;
+
+	unregister_module_notifier(&tp_module_nb);
+	mutex_lock(&probes_lock);
+	for (i = 0; i < nr_probes; i++)
+		detach_one(&probes[i], TP_WAITING);
+	mutex_unlock(&probes_lock);
+	tracepoint_probe_unregister(sched_switch_tp, tp_sched_switch, NULL);
+	/* No handler runs any more once both have drained. */
+	tracepoint_synchronize_unregister();
+	synchronize_rcu();
+	for (i = 0; i < nr_probes; i++)
+		free_percpu(probes[i].stats);
+	bitmap_free(call_used);
+	kvfree(call_pool);
+}

@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t30-tee - teeprobe's TEE ioctl probes: attaching (late, missing, bad),
+# counts against teesim's and hsbench's own, the on/off-CPU split, the pid
+# filter, the trace events, rmmod under load, and the tzdriver preset.
+. "$(dirname "$0")/lib.sh"
+. "$top/lab/lab.sh"
+
+ko=$TP_MODULES/module/teeprobe.ko
+conns=${TP_LAB_CONNECTIONS:-200}
+[ "$TP_KERNEL" = lab ] && conns=${TP_LAB_CONNECTIONS:-40}
+
+# tee_stat CMD FIELD - a field of the "all CMD ..." line of tee_stats
+tee_stat() {
+	awk -v c="$1" -v f="$2" '
+	BEGIN { split("calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns", n, " ")
+		for (i in n) col[n[i]] = i + 2 }
+	$1 == "all" && $2 == c { v = $(col[f]) }
+	END { printf "%.0f\n", v }' $DEBUGFS/tee_stats
+}
+# probe_field SYMBOL N - field N of a line of tee_probes
+probe_field() { awk -v s="$1" -v n="$2" '$1 == s { print $n }' $DEBUGFS/tee_probes; }
+reset_all() { echo 1 >$DEBUGFS/reset && echo 1 >/sys/kernel/debug/teesim/reset; }
+
+# --- parameters -------------------------------------------------------------
+for bad in preset=bogus "ioctl_symbol=bad-name" \
+	"wait_symbols=a,b,c,d,e,f,g,h,i" "wait_symbols=a,,b" maxactive=5000 \
+	maxactive=-1 preset=custom; do
+	check_fails "teeprobe refuses $bad" "Invalid (argument|parameters)" insmod "$ko" "$bad"
+done
+check "the refusal is explained in dmesg" sh -c "dmesg | grep -q 'teeprobe: preset=custom needs ioctl_symbol='"
+check "teeprobe loads with a symbol that does not exist" \
+	insmod "$ko" preset=custom ioctl_symbol=no_such_function_here
+check_eq "... and shows it as not found" "not-found -2" \
+	"$(probe_field no_such_function_here 3) $(probe_field no_such_function_here 4)"
+check "... with a message in dmesg" sh -c "dmesg | grep -q 'no_such_function_here not found'"
+check "rmmod teeprobe" rmmod teeprobe
+
+# --- attaching, also to a TEE module loaded later -----------------------------
+check "insmod teeprobe.ko (preset tee)" insmod "$ko"
+if [ -d /sys/class/tee ]; then
+	check_eq "tee_ioctl of the built-in TEE core is probed at once" attached "$(probe_field tee_ioctl 3)"
+else
+	check_eq "tee_ioctl is not there before the TEE core loads" not-found "$(probe_field tee_ioctl 3)"
+fi
+check_eq "teesim's wait function is not there before teesim loads" not-found \
+	"$(probe_field teesim_wait_for_secure_thread 3)"
+check "the TEE core and teesim load after teeprobe" lab_load secure_threads=1
+check_eq "tee_ioctl is probed once the TEE core is there" attached "$(probe_field tee_ioctl 3)"
+check_eq "teesim_wait_for_secure_thread is probed once teesim loads" attached \
+	"$(probe_field teesim_wait_for_secure_thread 3)"
+
+# --- counts: teeprobe = teesim = hsbench --------------------------------------
+for mode in hard-temp hard-reg; do
+	reset_all
+	check "hsbench $mode, $conns connections, 1 secure thread" lab_run "$mode" "$conns" 10 || continue
+	srv=$LAB_OUT/$mode-$conns/server.txt
+	ts=$LAB_OUT/$mode-$conns/teesim.txt
+	check_eq "$mode: INVOKE calls: teeprobe = teesim = hsbench" \
+		"$(kv "$srv" ioctl_invoke) $(kv "$srv" ioctl_invoke)" \
+		"$(tee_stat INVOKE calls) $(kv "$ts" invoke)"
+	check_eq "$mode: SHM_REGISTER calls: teeprobe = teesim = hsbench" \
+		"$(kv "$srv" ioctl_shm_register) $(kv "$srv" ioctl_shm_register)" \
+		"$(tee_stat SHM_REGISTER calls) $(kv "$ts" shm_register)"
+	check_eq "$mode: OPEN_SESSION and CLOSE_SESSION calls = hsbench's" \
+		"$(kv "$srv" ioctl_open_session) $(kv "$srv" ioctl_close_session)" \
+		"$(tee_stat OPEN_SESSION calls) $(kv "$ts" close_session)"
+	check_eq "$mode: shared-memory releases = hsbench's closes" \
+		"$(kv "$srv" ioctl_shm_close)" "$(probe_field tee_shm_fop_release 6)"
+	check_eq "$mode: no failed INVOKE" 0 "$(tee_stat INVOKE errors)"
+	check "$mode: callers waited for the one secure thread" \
+		test "$(tee_stat INVOKE queue_wait_ns)" -gt 0
+	wait_probe=$(probe_field teesim_wait_for_secure_thread 6)
+	wait_sim=$(kv "$ts" thread_wait_ns)
+	check "$mode: time in teesim_wait_for_secure_thread agrees with teesim's own (25 %)" \
+		awk -v a="$(probe_field teesim_wait_for_secure_thread 7)" -v b="$wait_sim" \
+		'BEGIN { exit !(b > 0 && a >= 0.75 * b && a <= 1.25 * b) }'
+	check_eq "$mode: the wait probe saw every wait teesim counted" \
+		"$(kv "$ts" thread_waits)" "$wait_probe"
+done
+share_few=$(awk -v o="$(tee_stat INVOKE offcpu_ns)" -v t="$(tee_stat INVOKE total_ns)" \
+	'BEGIN { printf "%.3f", t ? o / t : 0 }')
+check "fewer secure threads than callers: INVOKE is mostly blocked (share $share_few)" \
+	awk -v s="$share_few" 'BEGIN { exit !(s > 0.3) }'
+
+check "teesim reloads with 16 threads and no secure work" \
+	sh -c 'rmmod teesim && . "$0" && lab_load secure_threads=16 invoke_us=0 shm_us=0' "$top/lab/lab.sh"
+reset_all
+check "hsbench hard-reg with enough secure threads" lab_run hard-reg "$conns" 10
+share_many=$(awk -v o="$(tee_stat INVOKE offcpu_ns)" -v t="$(tee_stat INVOKE total_ns)" \
+	'BEGIN { printf "%.3f", t ? o / t : 0 }')
+check_eq "enough secure threads: no caller waited for one" "0 0" \
+	"$(tee_stat INVOKE queue_wait_ns) $(teesim_stat thread_waits)"
+check "enough secure threads: blocked share $share_many is under a quarter of $share_few" \
+	awk -v a="$share_many" -v b="$share_few" 'BEGIN { exit !(a < b / 4) }'
+
+# --- pid filter ---------------------------------------------------------------
+check_eq "pid_filter starts at all" all "$(cat $DEBUGFS/pid_filter)"
+for bad in abc -5 "1 0" "0 1" "1 2 3 4 5 6 7 8 9" 4194305 " "; do
+	check_fails "pid_filter refuses '$bad'" "Invalid argument" write_file $DEBUGFS/pid_filter "$bad"
+done
+check "pid_filter takes a pid nobody has" write_file $DEBUGFS/pid_filter $(( $(cat /proc/sys/kernel/pid_max) - 1 ))
+reset_all
+"$TEECLIENT" loop 10 >/dev/null 2>&1
+check_eq "calls of other processes are not counted" 0 "$(tee_stat INVOKE calls)"
+check "pid_filter takes the next process" \
+	sh -c 'echo $$ > '$DEBUGFS'/pid_filter && exec "$0" loop 10 >/dev/null' "$TEECLIENT"
+check_eq "its calls are counted exactly" "1 10 1" \
+	"$(tee_stat OPEN_SESSION calls) $(tee_stat INVOKE calls) $(tee_stat CLOSE_SESSION calls)"
+check "tee_threads shows its thread" sh -c "grep -q ' teeclient 1[0-9] ' $DEBUGFS/tee_threads"
+check "pid_filter 0 follows everyone again" write_file $DEBUGFS/pid_filter 0
+check_eq "pid_filter reads all" all "$(cat $DEBUGFS/pid_filter)"
+
+# --- trace events ---------------------------------------------------------------
+cd /tmp || exit 1
+check "trace-cmd records the TEE ioctl events" trace-cmd record -q \
+	-e teeprobe:teeprobe_tee_ioctl_enter -e teeprobe:teeprobe_tee_ioctl_exit \
+	-o /tmp/tee.dat "$TEECLIENT" loop 20
+trace-cmd report -i /tmp/tee.dat >/tmp/tee.txt 2>&1
+check_eq "trace-cmd report prints 20 INVOKE exits by name" 20 \
+	"$(grep -c 'teeprobe_tee_ioctl_exit: *cmd=INVOKE duration_ns=[0-9]* offcpu_ns=[0-9]* runq_ns=[0-9]* queue_wait_ns=[0-9]* ret=0' /tmp/tee.txt)"
+check_eq "and 20 INVOKE entries" 20 "$(grep -c 'teeprobe_tee_ioctl_enter: *cmd=INVOKE raw_cmd=0x8010a403' /tmp/tee.txt)"
+check "teeprobe report reads them" sh -c "'$TEEPROBE' report -i /tmp/tee.dat | grep -Eq 'teeprobe_tee_ioctl_exit +2[0-9]'"
+check "reset zeroes the TEE statistics" sh -c "echo 1 > $DEBUGFS/reset && ! grep -q '^all' $DEBUGFS/tee_stats"
+
+# --- rmmod under load ---------------------------------------------------------
+lab_run hard-temp $((conns * 2)) 10 >/dev/null 2>&1 &
+load=$!
+sleep 3
+check "rmmod teeprobe while hsbench hard-temp runs" rmmod teeprobe
+wait $load
+check_eq "the load completes without errors" \
+	"\"completed\":$((conns * 2)),\"errors\":0" \
+	"$(grep -o '"completed":[0-9]*,"errors":[0-9]*' "$LAB_OUT/hard-temp-$((conns * 2))/client.json")"
+check "teesim unloads" rmmod teesim
+
+# --- the tzdriver preset against a stand-in module -----------------------------
+check "insmod teeprobe preset=tzdriver" insmod "$ko" preset=tzdriver
+check_eq "tc_client_ioctl is not there yet" not-found "$(probe_field tc_client_ioctl 3)"
+check "the tzdriver stand-in loads" insmod "$TP_MODULES/tests/tzstub/tzstub.ko"
+check_eq "tc_client_ioctl, tc_client_call and tc_ns_smc are probed" "attached attached attached" \
+	"$(probe_field tc_client_ioctl 3) $(probe_field tc_client_call 3) $(probe_field tc_ns_smc 3)"
+check "open, 5 commands and close on /dev/tc_ns_client" perl -e '
+	open(my $f, "+<", "/dev/tc_ns_client") or die "open: $!";
+	my $b = "\0" x 64;
+	ioctl($f, 0x40407401, $b) // die "open: $!";
+	for (1 .. 5) { ioctl($f, 0xc0407403, $b) // die "send: $!" }
+	ioctl($f, 0xc0407402, $b) // die "close: $!";'
+check_eq "TZ_SES_OPEN, TZ_SEND_CMD, TZ_SES_CLOSE = the stand-in's counts" \
+	"$(cat /sys/module/tzstub/parameters/opens) $(cat /sys/module/tzstub/parameters/send_cmds) $(cat /sys/module/tzstub/parameters/closes)" \
+	"$(tee_stat TZ_SES_OPEN calls) $(tee_stat TZ_SEND_CMD calls) $(tee_stat TZ_SES_CLOSE calls)"
+check_eq "every command went through tc_client_call" 7 "$(probe_field tc_client_call 6)"
+check "time in the send path is charged as waiting" test "$(tee_stat TZ_SEND_CMD queue_wait_ns)" -gt 0
+check "the stand-in unloads" rmmod tzstub
+check_eq "its symbols are forgotten" not-found "$(probe_field tc_client_ioctl 3)"
+check "rmmod teeprobe" rmmod teeprobe
+done_testing

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tzstub.c - a stand-in for iTrustee's tzdriver, for tests only.
+ *
+ * iTrustee cannot run here, but teeprobe's tzdriver preset must resolve and
+ * measure against a module with tzdriver's symbols: /dev/tc_ns_client with
+ * tc_client_ioctl(), whose commands (magic 't') go through tc_client_call()
+ * and tc_ns_smc() as tzdriver's send path does. The "secure world" is a
+ * short sleep. The module counts the commands it served, as the truth the
+ * test compares teeprobe's counts with (read-only parameters).
+ */
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/ioctl.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+
+static unsigned int opens, closes, send_cmds, others;
+module_param(opens, uint, 0444);
+module_param(closes, uint, 0444);
+module_param(send_cmds, uint, 0444);
+module_param(others, uint, 0444);
+
+long tc_ns_smc(unsigned int nr);
+long tc_client_call(unsigned int nr);
+long tc_client_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* tc_ns_smc - the "secure monitor call": the secure world takes 200 us */
+noinline long tc_ns_smc(unsigned int nr)
+{
+	usleep_range(200, 300);
+	return 0;
+}
+
+/* tc_client_call - the send path: one SMC per command */
+noinline long tc_client_call(unsigned int nr)
+{
+	return tc_ns_smc(nr);
+}
+
+/* tc_client_ioctl - tzdriver's ioctl entry, counting what it serves */
+noinline long tc_client_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
+{
+	if (_IOC_TYPE(cmd) != 't')
+		return -ENOTTY;
+	switch (_IOC_NR(cmd)) {
+	case 1:
+		opens++;
+		break;
+	case 2:
+		closes++;
+		break;
+	case 3:
+		send_cmds++;
+		break;
+	default:
+		others++;
+		return -EINVAL;
+	}
+	return tc_client_call(_IOC_NR(cmd));
+}
+
+static const struct file_operations tzstub_fops = {
+	.owner		= THIS_MODULE,
+	.unlocked_ioctl	= tc_client_ioctl,
+};
+
+static struct miscdevice tzstub_dev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "tc_ns_client",
+	.fops	= &tzstub_fops,
+};
+
+module_misc_device(tzstub_dev);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Stand-in for iTrustee's tzdriver symbols (tests only)");
