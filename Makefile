@@ -33,7 +33,7 @@ demo: deps
 	scripts/demo
 
 bench: deps
-	scripts/bench
+	bench/run
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

@@ -24,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/threads.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -139,6 +140,11 @@ MODULE_PARM_DESC(wait_symbols, "custom: up to 8 comma-separated symbols where ca
 module_param_cb(maxactive, &maxactive_ops, &maxactive, 0444);
 MODULE_PARM_DESC(maxactive, "calls each kretprobe can follow at once; 0 = max(256, 16 per CPU)");
 
+static int pid_param[TEEPROBE_MAX_PIDS];
+static unsigned int nr_pid_param;
+module_param_array_named(pid, pid_param, int, &nr_pid_param, 0444);
+MODULE_PARM_DESC(pid, "follow only the TEE calls of these processes (up to 8, comma-separated)");
+
 /* ---- probes -------------------------------------------------------- */
 
 enum tp_role {
@@ -239,6 +245,9 @@ static DEFINE_MUTEX(pid_filter_lock);
 /* pid_allowed - is the current process traced? */
 static bool pid_allowed(void)
 {
+	/* Pairs with the release in teeprobe_tee_set_pids(): the first n
+	 * entries are written before n is published.
+	 */
 	unsigned int i, n = smp_load_acquire(&pid_filter_count);
 
 	if (!n)
@@ -255,6 +264,9 @@ void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n)
 	unsigned int i;
 
 	mutex_lock(&pid_filter_lock);
+	/* Hide the entries while they change, then publish them (the
+	 * acquire in pid_allowed() pairs with both releases).
+	 */
 	smp_store_release(&pid_filter_count, 0);
 	for (i = 0; i < n; i++)
 		WRITE_ONCE(pid_filter[i], pids[i]);
@@ -856,9 +868,17 @@ int teeprobe_tee_init(void)
 	unsigned int i;
 	int ret;
 
+	for (i = 0; i < nr_pid_param; i++) {
+		if (pid_param[i] <= 0 || pid_param[i] > PID_MAX_LIMIT) {
+			pr_err("pid=%d: must be a process id from 1 to %d\n",
+			       pid_param[i], (int)PID_MAX_LIMIT);
+			return -EINVAL;
+		}
+	}
 	ret = describe_probes();
 	if (ret)
 		return ret;
+	teeprobe_tee_set_pids(pid_param, nr_pid_param);
 	for (i = 0; i < TP_CALL_BUCKETS; i++) {
 		raw_spin_lock_init(&call_hash[i].lock);
 		INIT_HLIST_HEAD(&call_hash[i].head);

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "module.h"
 #include "teeprobe.h"
@@ -17,7 +18,35 @@ static void check_usage(FILE *out)
 		"usage: teeprobe check [-h]\n\n"
 		"Checks that teeprobe.ko is loaded, its debugfs files are\n"
 		"readable and its events are in tracefs; prints the module\n"
-		"version. Exit status 0 when ready, 1 otherwise.\n");
+		"version and the state of each TEE probe (attached, or\n"
+		"not-found until a module with the symbol loads).\n"
+		"Exit status 0 when ready, 1 otherwise.\n");
+}
+
+/* print_tee_probes - each TEE probe's symbol and state, from debugfs */
+static void print_tee_probes(void)
+{
+	char *path = teeprobe_debugfs_path("tee_probes");
+	char *text, *line, *save = NULL;
+	char symbol[128], role[16], state[16];
+	int err = 0;
+
+	text = path ? read_text_file(path, 64 * 1024, &err) : NULL;
+	free(path);
+	if (!text) {
+		printf("tee probes: unreadable (%s)\n", strerror(err));
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "# preset ", 9))
+			printf("tee preset: %s\n", line + 9);
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%127s %15s %15s", symbol, role, state) == 3)
+			printf("tee probe: %s (%s) %s\n", symbol, role, state);
+	}
+	free(text);
 }
 
 /* check_main - entry point of teeprobe check */
@@ -49,6 +78,7 @@ int check_main(int argc, char **argv)
 	version = teeprobe_module_version();
 	printf("module: %s\n", version);
 	printf("tracefs: %s\n", teeprobe_tracing_dir());
+	print_tee_probes();
 	printf("ready\n");
 	free(version);
 	return 0;

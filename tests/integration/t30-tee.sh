@@ -25,7 +25,7 @@ reset_all() { echo 1 >$DEBUGFS/reset && echo 1 >/sys/kernel/debug/teesim/reset; 
 # --- parameters -------------------------------------------------------------
 for bad in preset=bogus "ioctl_symbol=bad-name" \
 	"wait_symbols=a,b,c,d,e,f,g,h,i" "wait_symbols=a,,b" maxactive=5000 \
-	maxactive=-1 preset=custom; do
+	maxactive=-1 preset=custom pid=0 pid=-3 pid=1,2,3,4,5,6,7,8,9 pid=abc; do
 	check_fails "teeprobe refuses $bad" "Invalid (argument|parameters)" insmod "$ko" "$bad"
 done
 check "the refusal is explained in dmesg" sh -c "dmesg | grep -q 'teeprobe: preset=custom needs ioctl_symbol='"
@@ -49,6 +49,8 @@ check "the TEE core and teesim load after teeprobe" lab_load secure_threads=1
 check_eq "tee_ioctl is probed once the TEE core is there" attached "$(probe_field tee_ioctl 3)"
 check_eq "teesim_wait_for_secure_thread is probed once teesim loads" attached \
 	"$(probe_field teesim_wait_for_secure_thread 3)"
+check "teeprobe check lists the attached probes" \
+	sh -c "'$TEEPROBE' check | grep -qx 'tee probe: tee_ioctl (ioctl) attached'"
 
 # --- counts: teeprobe = teesim = hsbench --------------------------------------
 for mode in hard-temp hard-reg; do
@@ -68,6 +70,8 @@ for mode in hard-temp hard-reg; do
 	check_eq "$mode: shared-memory releases = hsbench's closes" \
 		"$(kv "$srv" ioctl_shm_close)" "$(probe_field tee_shm_fop_release 6)"
 	check_eq "$mode: no failed INVOKE" 0 "$(tee_stat INVOKE errors)"
+	check_eq "$mode: the kretprobes missed no call" "0 0" \
+		"$(probe_field tee_ioctl 5) $(probe_field teesim_wait_for_secure_thread 5)"
 	check "$mode: callers waited for the one secure thread" \
 		test "$(tee_stat INVOKE queue_wait_ns)" -gt 0
 	wait_probe=$(probe_field teesim_wait_for_secure_thread 6)
@@ -96,6 +100,8 @@ check "enough secure threads: blocked share $share_many is under a quarter of $s
 
 # --- pid filter ---------------------------------------------------------------
 check_eq "pid_filter starts at all" all "$(cat $DEBUGFS/pid_filter)"
+check "the pid= parameter sets the filter at load time" sh -c \
+	"rmmod teeprobe && insmod '$ko' pid=4242,77 && grep -qx '4242 77' $DEBUGFS/pid_filter && echo 0 > $DEBUGFS/pid_filter"
 for bad in abc -5 "1 0" "0 1" "1 2 3 4 5 6 7 8 9" 4194305 " "; do
 	check_fails "pid_filter refuses '$bad'" "Invalid argument" write_file $DEBUGFS/pid_filter "$bad"
 done

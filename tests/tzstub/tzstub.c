@@ -21,6 +21,10 @@ module_param(closes, uint, 0444);
 module_param(send_cmds, uint, 0444);
 module_param(others, uint, 0444);
 
+/*
+ * Global, as in tzdriver, so that the compiler keeps their names: static
+ * functions may be cloned under another name (.isra, .constprop).
+ */
 long tc_ns_smc(unsigned int nr);
 long tc_client_call(unsigned int nr);
 long tc_client_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
