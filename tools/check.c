@@ -19,7 +19,9 @@ static void check_usage(FILE *out)
 		"Checks that teeprobe.ko is loaded, its debugfs files are\n"
 		"readable and its events are in tracefs; prints the module\n"
 		"version and the state of each TEE probe (attached, or\n"
-		"not-found until a module with the symbol loads).\n"
+		"not-found until a module with the symbol loads). Mounts\n"
+		"debugfs and tracefs if they are not mounted, as trace-cmd\n"
+		"does.\n"
 		"Exit status 0 when ready, 1 otherwise.\n");
 }
 

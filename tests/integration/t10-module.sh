@@ -22,10 +22,18 @@ check_eq "debugfs reset is write-only for root" 200 "$(stat -c %a $DEBUGFS/reset
 check "event teeprobe:teeprobe_reset is in tracefs" \
 	test -f $TRACEFS/events/teeprobe/teeprobe_reset/format
 check "teeprobe check reports ready" "$TEEPROBE" check
+umount $TRACEFS
+check "teeprobe check mounts tracefs when it is not mounted, as trace-cmd does" \
+	sh -c "'$TEEPROBE' check >/dev/null && grep -q ' tracefs ' /proc/mounts"
+mountpoint -q $TRACEFS || mount -t tracefs tracefs $TRACEFS
 
 check "reset accepts 1" write_file $DEBUGFS/reset 1
-for bad in 0 2 -1 abc 1x "" " " 99999999999999999999 "1 1" \
-	"$(head -c 5000 /dev/zero | tr '\0' 7)"; do
+bad_values=(0 2 -1 abc 1x "" " " 99999999999999999999 "1 1"
+	"$(head -c 5000 /dev/zero | tr '\0' 7)")
+# The lab kernel runs user space ~15x slower: a few values show the same
+# parser under KASAN; the stock kernels try them all.
+[ "$TP_KERNEL" = lab ] && bad_values=(0 abc 99999999999999999999)
+for bad in "${bad_values[@]}"; do
 	check_fails "reset refuses '${bad:0:20}' with EINVAL" "Invalid argument" \
 		write_file $DEBUGFS/reset "$bad"$'\n'
 done
@@ -55,9 +63,11 @@ check "trace events are gone" test ! -e $TRACEFS/events/teeprobe
 
 cycles() {
 	local i
-	for i in $(seq 10); do
+	for i in $(seq "$2"); do
 		insmod "$1" && cat $DEBUGFS/version >/dev/null && rmmod teeprobe || return 1
 	done
 }
-check "10 insmod/rmmod cycles" cycles "$ko"
+n=10
+[ "$TP_KERNEL" = lab ] && n=3
+check "$n insmod/rmmod cycles" cycles "$ko" "$n"
 done_testing

@@ -19,8 +19,11 @@ if [ ! -d /sys/class/tee ]; then
 		check "the kernel's own tee module loads" modprobe tee
 	fi
 fi
-for bad in secure_threads=65 secure_threads=-1 switch_us=abc switch_us=10001 \
-	invoke_us=100001 shm_us=1e3 pool_kib=1 pool_kib=99999999999; do
+bad_params=(secure_threads=65 secure_threads=-1 switch_us=abc switch_us=10001
+	invoke_us=100001 shm_us=1e3 pool_kib=1 pool_kib=99999999999)
+# The lab kernel runs user space ~15x slower: two cases there.
+[ "$TP_KERNEL" = lab ] && bad_params=(secure_threads=65 switch_us=abc)
+for bad in "${bad_params[@]}"; do
 	check_fails "teesim refuses $bad" "Invalid (argument|parameters)" \
 		insmod "$LAB_MODULES/lab/teesim/teesim.ko" "$bad"
 	check "... and says why in dmesg" sh -c "dmesg | tail -n 5 | grep -q 'teesim: ${bad%%=*}=.*must be a number from'"
