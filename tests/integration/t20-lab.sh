@@ -69,7 +69,10 @@ check_eq "SM4 of 15 bytes is a usage error" 2 $?
 
 # Each mode's ioctl sequence: hsbench's own counts = teesim's counts = the
 # sequence the mode is defined by.
-for mode in hard-temp hard-reg soft; do
+modes="hard-temp hard-reg soft"
+# On the slow lab kernel t30-tee covers hard-reg's counts.
+[ "$TP_KERNEL" = lab ] && modes="hard-temp soft"
+for mode in $modes; do
 	if ! check "hsbench $mode: $conns connections from the client namespace" \
 		lab_run "$mode" "$conns" "$workers"; then
 		sed 's/^/# /' "$LAB_OUT/$mode-$conns/client.err" | tail -n 5
