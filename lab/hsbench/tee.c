@@ -22,7 +22,6 @@
 #include "teesim_abi.h"
 #include "tee.h"
 
-#define TEE_NUM_PARAMS		4
 #define TEE_ERRORS_SHOWN	3	/* per client; the rest are only counted */
 
 /* GlobalPlatform TEEC_ORIGIN_* values of ret_origin */
@@ -161,32 +160,45 @@ int tee_find_device(const char *wanted, char *path, size_t path_size)
 	return 0;
 }
 
-/* tee_open_session - open a session to the teesim TA on tc->fd */
-static int tee_open_session(struct tee_client *tc, const char *path)
+/* tee_open_session_raw - TEE_IOC_OPEN_SESSION (see tee.h) */
+int tee_open_session_raw(int fd, const uint8_t uuid[TEE_IOCTL_UUID_LEN],
+			 uint32_t *session, uint32_t *ret, uint32_t *origin)
 {
 	union tee_open_session_buf osb;
 	struct tee_ioctl_buf_data data;
 
 	memset(&osb, 0, sizeof(osb));
-	memcpy(osb.arg.uuid, teesim_ta_uuid, sizeof(osb.arg.uuid));
+	memcpy(osb.arg.uuid, uuid, sizeof(osb.arg.uuid));
 	osb.arg.clnt_login = TEE_IOCTL_LOGIN_PUBLIC;
 	osb.arg.num_params = TEE_NUM_PARAMS;
 	data.buf_ptr = (uintptr_t)&osb;
 	data.buf_len = sizeof(osb);
+	if (ioctl(fd, TEE_IOC_OPEN_SESSION, &data) < 0)
+		return -1;
+	*session = osb.arg.session;
+	*ret = osb.arg.ret;
+	*origin = osb.arg.ret_origin;
+	return 0;
+}
+
+/* tee_open_session - open a session to the teesim TA on tc->fd */
+static int tee_open_session(struct tee_client *tc, const char *path)
+{
+	uint32_t session, ret, origin;
 
 	counter_inc(&tc->counts->open_session);
-	if (ioctl(tc->fd, TEE_IOC_OPEN_SESSION, &data) < 0) {
+	if (tee_open_session_raw(tc->fd, teesim_ta_uuid, &session, &ret,
+				 &origin)) {
 		hs_err("%s: TEE_IOC_OPEN_SESSION to the teesim TA failed: %s",
 		       path, strerror(errno));
 		return -1;
 	}
-	if (osb.arg.ret) {
+	if (ret) {
 		hs_err("%s: opening a session to the teesim TA: ret 0x%08x, origin %u (%s)",
-		       path, osb.arg.ret, osb.arg.ret_origin,
-		       tee_origin_name(osb.arg.ret_origin));
+		       path, ret, origin, tee_origin_name(origin));
 		return -1;
 	}
-	tc->session = osb.arg.session;
+	tc->session = session;
 	tc->session_open = 1;
 	return 0;
 }
@@ -219,6 +231,29 @@ static void tee_shm_close(struct tee_client *tc, int shm_fd)
 	close(shm_fd);
 }
 
+/* tee_invoke_raw - TEE_IOC_INVOKE (see tee.h) */
+int tee_invoke_raw(int fd, uint32_t session, uint32_t func,
+		   struct tee_ioctl_param *params, uint32_t *ret,
+		   uint32_t *origin)
+{
+	union tee_invoke_buf ivb;
+	struct tee_ioctl_buf_data data;
+
+	memset(&ivb, 0, sizeof(ivb));
+	ivb.arg.func = func;
+	ivb.arg.session = session;
+	ivb.arg.num_params = TEE_NUM_PARAMS;
+	memcpy(ivb.arg.params, params, TEE_NUM_PARAMS * sizeof(*params));
+	data.buf_ptr = (uintptr_t)&ivb;
+	data.buf_len = sizeof(ivb);
+	if (ioctl(fd, TEE_IOC_INVOKE, &data) < 0)
+		return -1;
+	memcpy(params, ivb.arg.params, TEE_NUM_PARAMS * sizeof(*params));
+	*ret = ivb.arg.ret;
+	*origin = ivb.arg.ret_origin;
+	return 0;
+}
+
 /*
  * tee_invoke - TEE_IOC_INVOKE @func with @params (TEE_NUM_PARAMS of them,
  * updated on return); @what names the command in messages
@@ -226,30 +261,19 @@ static void tee_shm_close(struct tee_client *tc, int shm_fd)
 static int tee_invoke(struct tee_client *tc, uint32_t func,
 		      struct tee_ioctl_param *params, const char *what)
 {
-	union tee_invoke_buf ivb;
-	struct tee_ioctl_buf_data data;
-
-	memset(&ivb, 0, sizeof(ivb));
-	ivb.arg.func = func;
-	ivb.arg.session = tc->session;
-	ivb.arg.num_params = TEE_NUM_PARAMS;
-	memcpy(ivb.arg.params, params, TEE_NUM_PARAMS * sizeof(*params));
-	data.buf_ptr = (uintptr_t)&ivb;
-	data.buf_len = sizeof(ivb);
+	uint32_t ret, origin;
 
 	counter_inc(&tc->counts->invoke);
-	if (ioctl(tc->fd, TEE_IOC_INVOKE, &data) < 0) {
+	if (tee_invoke_raw(tc->fd, tc->session, func, params, &ret, &origin)) {
 		tee_client_error(tc, "TEE_IOC_INVOKE(%s) failed: %s", what,
 				 strerror(errno));
 		return -1;
 	}
-	if (ivb.arg.ret) {
+	if (ret) {
 		tee_client_error(tc, "TEE_IOC_INVOKE(%s): ret 0x%08x, origin %u (%s)",
-				 what, ivb.arg.ret, ivb.arg.ret_origin,
-				 tee_origin_name(ivb.arg.ret_origin));
+				 what, ret, origin, tee_origin_name(origin));
 		return -1;
 	}
-	memcpy(params, ivb.arg.params, TEE_NUM_PARAMS * sizeof(*params));
 	return 0;
 }
 

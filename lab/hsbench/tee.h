@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/tee.h>
+
 #include "sm.h"
 
 enum tee_shm_pattern {
@@ -56,6 +58,26 @@ struct tee_client {
  * Prints why on failure and returns -1.
  */
 int tee_find_device(const char *wanted, char *path, size_t path_size);
+
+/* Parameters of every OPEN_SESSION and INVOKE, unused ones NONE, as libteec */
+#define TEE_NUM_PARAMS		4
+
+/*
+ * tee_open_session_raw - TEE_IOC_OPEN_SESSION to @uuid on @fd (public
+ * login, TEE_NUM_PARAMS unused parameters). Returns -1 with errno if the
+ * ioctl fails, else 0 with the TA's @ret and @origin, and @session.
+ */
+int tee_open_session_raw(int fd, const uint8_t uuid[TEE_IOCTL_UUID_LEN],
+			 uint32_t *session, uint32_t *ret, uint32_t *origin);
+
+/*
+ * tee_invoke_raw - TEE_IOC_INVOKE of @func in @session on @fd with
+ * @params (TEE_NUM_PARAMS of them, updated on return). Returns -1 with
+ * errno if the ioctl fails, else 0 with the TA's @ret and @origin.
+ */
+int tee_invoke_raw(int fd, uint32_t session, uint32_t func,
+		   struct tee_ioctl_param *params, uint32_t *ret,
+		   uint32_t *origin);
 
 /*
  * tee_client_open - open @path, a session to the teesim TA and a buffer for

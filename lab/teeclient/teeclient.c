@@ -35,7 +35,6 @@
 #include "tee.h"
 #include "teesim_abi.h"
 
-#define TC_NUM_PARAMS		4	/* per ioctl, as tee.c and libteec */
 #define TC_MAX_POSITIONAL	4	/* the command and up to 3 arguments */
 #define TC_LOOP_DATA		64	/* bytes hashed by each "loop" invoke */
 #define TC_LOOP_MAX		1000000000ull
@@ -332,69 +331,6 @@ static void tc_client_close(struct tee_client *tc, enum tc_mem mem)
 	tee_client_close(tc);
 }
 
-/*
- * tc_open_session_raw - TEE_IOC_OPEN_SESSION to @uuid on @fd with
- * TC_NUM_PARAMS unused parameters. Returns -1 if the ioctl fails, else 0
- * with the TA's @ret and @origin, and @session if @ret is 0.
- */
-static int tc_open_session_raw(int fd, const uint8_t uuid[TEE_IOCTL_UUID_LEN],
-			       uint32_t *session, uint32_t *ret,
-			       uint32_t *origin)
-{
-	union {
-		struct tee_ioctl_open_session_arg arg;
-		uint8_t raw[sizeof(struct tee_ioctl_open_session_arg) +
-			    TC_NUM_PARAMS * sizeof(struct tee_ioctl_param)];
-	} osb;
-	struct tee_ioctl_buf_data data;
-
-	memset(&osb, 0, sizeof(osb));
-	memcpy(osb.arg.uuid, uuid, TEE_IOCTL_UUID_LEN);
-	osb.arg.clnt_login = TEE_IOCTL_LOGIN_PUBLIC;
-	osb.arg.num_params = TC_NUM_PARAMS;
-	data.buf_ptr = (uintptr_t)&osb;
-	data.buf_len = sizeof(osb);
-	if (ioctl(fd, TEE_IOC_OPEN_SESSION, &data) < 0) {
-		hs_err("TEE_IOC_OPEN_SESSION failed: %s", strerror(errno));
-		return -1;
-	}
-	*session = osb.arg.session;
-	*ret = osb.arg.ret;
-	*origin = osb.arg.ret_origin;
-	return 0;
-}
-
-/*
- * tc_invoke_raw - TEE_IOC_INVOKE of @func in @session on @fd with
- * TC_NUM_PARAMS parameters, all TEE_IOCTL_PARAM_ATTR_TYPE_NONE. Returns -1
- * if the ioctl fails, else 0 with the TA's @ret and @origin.
- */
-static int tc_invoke_raw(int fd, uint32_t session, uint32_t func,
-			 uint32_t *ret, uint32_t *origin)
-{
-	union {
-		struct tee_ioctl_invoke_arg arg;
-		uint8_t raw[sizeof(struct tee_ioctl_invoke_arg) +
-			    TC_NUM_PARAMS * sizeof(struct tee_ioctl_param)];
-	} ivb;
-	struct tee_ioctl_buf_data data;
-
-	memset(&ivb, 0, sizeof(ivb));
-	ivb.arg.func = func;
-	ivb.arg.session = session;
-	ivb.arg.num_params = TC_NUM_PARAMS;
-	data.buf_ptr = (uintptr_t)&ivb;
-	data.buf_len = sizeof(ivb);
-	if (ioctl(fd, TEE_IOC_INVOKE, &data) < 0) {
-		hs_err("TEE_IOC_INVOKE of command %u failed: %s", func,
-		       strerror(errno));
-		return -1;
-	}
-	*ret = ivb.arg.ret;
-	*origin = ivb.arg.ret_origin;
-	return 0;
-}
-
 /* cmd_version - "teeclient version" */
 static int cmd_version(const struct tc_args *args)
 {
@@ -499,6 +435,7 @@ out:
 /* cmd_invoke_raw - "teeclient invoke-raw CMD" */
 static int cmd_invoke_raw(const struct tc_args *args)
 {
+	struct tee_ioctl_param params[TEE_NUM_PARAMS];
 	struct tee_ioctl_counts counts = { 0 };
 	struct tee_client tc;
 	char path[PATH_MAX];
@@ -512,9 +449,13 @@ static int cmd_invoke_raw(const struct tc_args *args)
 	    tc_client_open(&tc, path, TC_MEM_TEMP, 0, &counts))
 		return HS_EXIT_FAIL;
 	rc = HS_EXIT_FAIL;
-	if (!tc_invoke_raw(tc.fd, tc.session, func, &ret, &origin)) {
+	memset(params, 0, sizeof(params));
+	if (!tee_invoke_raw(tc.fd, tc.session, func, params, &ret, &origin)) {
 		printf("ret=0x%08x origin=%u\n", ret, origin);
 		rc = HS_EXIT_OK;
+	} else {
+		hs_err("TEE_IOC_INVOKE of command %u failed: %s", func,
+		       strerror(errno));
 	}
 	tc_client_close(&tc, TC_MEM_TEMP);
 	return rc;
@@ -534,7 +475,9 @@ static int cmd_open_bad_uuid(const struct tc_args *args)
 		hs_err("cannot open %s: %s", path, strerror(errno));
 		return HS_EXIT_FAIL;
 	}
-	if (!tc_open_session_raw(fd, tc_bad_uuid, &session, &ret, &origin)) {
+	if (tee_open_session_raw(fd, tc_bad_uuid, &session, &ret, &origin)) {
+		hs_err("TEE_IOC_OPEN_SESSION failed: %s", strerror(errno));
+	} else {
 		printf("ret=0x%08x origin=%u\n", ret, origin);
 		rc = HS_EXIT_OK;
 		if (!ret) {
