@@ -414,6 +414,19 @@ static void thread_account(u64 duration, u64 offcpu, u64 queue_wait)
 
 /* ---- kretprobe handlers -------------------------------------------------- */
 
+/* probe_account - count one return of @ri's probe, which took @elapsed ns */
+static void probe_account(struct kretprobe_instance *ri, u64 elapsed)
+{
+	struct tp_probe *p = container_of(get_kretprobe(ri), struct tp_probe, rp);
+	struct tp_step_stats *s = this_cpu_ptr(p->stats);
+
+	s->calls++;
+	s->total_ns += elapsed;
+	if (elapsed > s->max_ns)
+		s->max_ns = elapsed;
+}
+NOKPROBE_SYMBOL(probe_account);
+
 /* ioctl_entry - a thread enters the driver's ioctl */
 static int ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -440,15 +453,10 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	long ret = (long)regs_return_value(regs);
 	u64 now = ktime_get_ns();
 	u64 duration = now - inst->start_ns, offcpu = 0, runq = 0, queue_wait = 0;
-	struct tp_probe *p = container_of(get_kretprobe(ri), struct tp_probe, rp);
-	struct tp_step_stats *ps = this_cpu_ptr(p->stats);
 	struct tp_tee_cpu *cpu;
 	struct tp_cmd_stats *s;
 
-	ps->calls++;
-	ps->total_ns += duration;
-	if (duration > ps->max_ns)
-		ps->max_ns = duration;
+	probe_account(ri, duration);
 	if (inst->call) {
 		/* The call's entry is still in the table: sched_switch may
 		 * touch it until call_end(), so read it under its lock.
@@ -501,15 +509,11 @@ static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct tp_instance *inst = (struct tp_instance *)ri->data;
 	struct tp_probe *p = container_of(get_kretprobe(ri), struct tp_probe, rp);
 	u64 elapsed = ktime_get_ns() - inst->start_ns;
-	struct tp_step_stats *s = this_cpu_ptr(p->stats);
 	struct tp_call *call;
 	unsigned long flags;
 	unsigned int b;
 
-	s->calls++;
-	s->total_ns += elapsed;
-	if (elapsed > s->max_ns)
-		s->max_ns = elapsed;
+	probe_account(ri, elapsed);
 	if (p->role != TP_ROLE_WAIT || !atomic_read(&calls_in_flight))
 		return 0;
 	b = call_bucket(current);
@@ -554,6 +558,16 @@ static void add_probe_list(const char *list, enum tp_role role)
 	}
 }
 
+/*
+ * effective_maxactive - calls one kretprobe (and the table of calls in
+ * flight) can follow at once: the parameter, or max(256, 16 per CPU)
+ */
+static unsigned int effective_maxactive(void)
+{
+	return maxactive ? maxactive :
+	       max_t(unsigned int, 256, 16 * num_possible_cpus());
+}
+
 /* attach_one - register @p's kretprobe; ENOENT leaves it waiting */
 static void attach_one(struct tp_probe *p)
 {
@@ -562,8 +576,7 @@ static void attach_one(struct tp_probe *p)
 	memset(&p->rp, 0, sizeof(p->rp));
 	p->rp.kp.symbol_name = p->symbol;
 	p->rp.data_size = sizeof(struct tp_instance);
-	p->rp.maxactive = maxactive ? maxactive :
-			  max_t(unsigned int, 256, 16 * num_possible_cpus());
+	p->rp.maxactive = effective_maxactive();
 	if (p->role == TP_ROLE_IOCTL) {
 		p->rp.entry_handler = ioctl_entry;
 		p->rp.handler = ioctl_return;
@@ -883,8 +896,7 @@ int teeprobe_tee_init(void)
 		raw_spin_lock_init(&call_hash[i].lock);
 		INIT_HLIST_HEAD(&call_hash[i].head);
 	}
-	call_pool_size = maxactive ? maxactive :
-			 max_t(unsigned int, 256, 16 * num_possible_cpus());
+	call_pool_size = effective_maxactive();
 	call_pool = kvcalloc(call_pool_size, sizeof(*call_pool), GFP_KERNEL);
 	call_used = bitmap_zalloc(call_pool_size, GFP_KERNEL);
 	if (!call_pool || !call_used) {
