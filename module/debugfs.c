@@ -10,6 +10,9 @@
  *   tee_stats    (0400) TEE ioctls per CPU and command
  *   tee_hist     (0400) their latency histograms, a column per CPU
  *   tee_threads  (0400) threads by time spent in TEE ioctls
+ *   netrx_stats  (0400) NET_RX softirq counters per CPU
+ *   netrx_hist   (0400) NET_RX raise -> entry delay and run time histograms
+ *   hooks        (0400) the kernel tracepoints teeprobe is attached to
  *
  * Documentation/debugfs.rst describes every format. Files are root-only:
  * they describe what runs on the host.
@@ -120,6 +123,9 @@ TEEPROBE_SHOW(tee_probes, teeprobe_tee_show_probes);
 TEEPROBE_SHOW(tee_stats, teeprobe_tee_show_stats);
 TEEPROBE_SHOW(tee_hist, teeprobe_tee_show_hist);
 TEEPROBE_SHOW(tee_threads, teeprobe_tee_show_threads);
+TEEPROBE_SHOW(netrx_stats, teeprobe_softirq_show_stats);
+TEEPROBE_SHOW(netrx_hist, teeprobe_softirq_show_hist);
+TEEPROBE_SHOW(hooks, teeprobe_hooks_show);
 
 static const struct file_operations reset_fops = {
 	.owner	= THIS_MODULE,
@@ -148,6 +154,11 @@ int teeprobe_debugfs_init(void)
 	debugfs_create_file("tee_hist", 0400, teeprobe_dir, NULL, &tee_hist_fops);
 	debugfs_create_file("tee_threads", 0400, teeprobe_dir, NULL,
 			    &tee_threads_fops);
+	debugfs_create_file("netrx_stats", 0400, teeprobe_dir, NULL,
+			    &netrx_stats_fops);
+	debugfs_create_file("netrx_hist", 0400, teeprobe_dir, NULL,
+			    &netrx_hist_fops);
+	debugfs_create_file("hooks", 0400, teeprobe_dir, NULL, &hooks_fops);
 	return 0;
 }
 

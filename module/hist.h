@@ -12,6 +12,7 @@
 #define TEEPROBE_HIST_H
 
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 
@@ -59,6 +60,29 @@ static inline void teeprobe_hist_merge(struct teeprobe_hist *dst,
 	dst->max = max(dst->max, src->max);
 	for (i = 0; i < TEEPROBE_HIST_BUCKETS; i++)
 		dst->bucket[i] += src->bucket[i];
+}
+
+/*
+ * teeprobe_hist_percentile - an upper bound of the @pct-th percentile
+ * (0 < @pct <= 100): the top of the bucket that holds it, never above the
+ * largest value counted. 0 when nothing was counted.
+ */
+static inline u64 teeprobe_hist_percentile(const struct teeprobe_hist *h,
+					   unsigned int pct)
+{
+	u64 rank, seen = 0;
+	unsigned int i;
+
+	if (!h->count)
+		return 0;
+	rank = div64_u64(h->count * min(pct, 100U) + 99, 100);
+	rank = max_t(u64, rank, 1);
+	for (i = 0; i < TEEPROBE_HIST_BUCKETS - 1; i++) {
+		seen += h->bucket[i];
+		if (seen >= rank)
+			return min(teeprobe_hist_bucket_low(i + 1) - 1, h->max);
+	}
+	return h->max;
 }
 
 #endif /* TEEPROBE_HIST_H */

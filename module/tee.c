@@ -840,14 +840,9 @@ void teeprobe_tee_reset(void)
 
 /* ---- init and exit ---------------------------------------------------------- */
 
-static struct tracepoint *sched_switch_tp;
-
-/* find_sched_switch - the kernel's sched_switch tracepoint, by name */
-static void find_sched_switch(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		sched_switch_tp = tp;
-}
+static struct teeprobe_hook tee_hooks[] = {
+	{ .name = "sched_switch", .probe = tp_sched_switch },
+};
 
 /* describe_probes - the probes of the chosen preset */
 static int describe_probes(void)
@@ -911,26 +906,20 @@ int teeprobe_tee_init(void)
 		}
 	}
 
-	for_each_kernel_tracepoint(find_sched_switch, NULL);
-	if (!sched_switch_tp) {
-		pr_err("no sched_switch tracepoint in this kernel\n");
-		ret = -ENOENT;
-		goto out_free_stats;
-	}
-	ret = tracepoint_probe_register(sched_switch_tp, tp_sched_switch, NULL);
+	ret = teeprobe_hooks_attach("tee", tee_hooks, ARRAY_SIZE(tee_hooks));
 	if (ret)
 		goto out_free_stats;
 
 	ret = register_module_notifier(&tp_module_nb);
 	if (ret)
-		goto out_unregister_sched_switch;
+		goto out_detach_hooks;
 	mutex_lock(&probes_lock);
 	attach_all();
 	mutex_unlock(&probes_lock);
 	return 0;
 
-out_unregister_sched_switch:
-	tracepoint_probe_unregister(sched_switch_tp, tp_sched_switch, NULL);
+out_detach_hooks:
+	teeprobe_hooks_detach(tee_hooks, ARRAY_SIZE(tee_hooks));
 	tracepoint_synchronize_unregister();
 out_free_stats:
 	for (i = 0; i < nr_probes; i++)
@@ -951,7 +940,7 @@ void teeprobe_tee_exit(void)
 	for (i = 0; i < nr_probes; i++)
 		detach_one(&probes[i], TP_WAITING);
 	mutex_unlock(&probes_lock);
-	tracepoint_probe_unregister(sched_switch_tp, tp_sched_switch, NULL);
+	teeprobe_hooks_detach(tee_hooks, ARRAY_SIZE(tee_hooks));
 	/* No handler runs any more once both have drained. */
 	tracepoint_synchronize_unregister();
 	synchronize_rcu();

@@ -14,8 +14,24 @@
 extern atomic_t teeprobe_reset_generation;
 
 void teeprobe_reset_all(void);
+u64 teeprobe_window_len_ns(void);
 
 struct seq_file;
+struct tracepoint;
+
+/* hooks.c: probes on the kernel's own tracepoints, found by name */
+struct teeprobe_hook {
+	const char *name;	/* the tracepoint, e.g. "softirq_raise" */
+	void *probe;		/* its probe function */
+	void *data;		/* passed to the probe */
+	struct tracepoint *tp;	/* found at attach time */
+	int error;		/* 0 once attached */
+};
+struct tracepoint *teeprobe_find_tracepoint(const char *name);
+int teeprobe_hooks_attach(const char *part, struct teeprobe_hook *hooks,
+			  unsigned int n);
+void teeprobe_hooks_detach(struct teeprobe_hook *hooks, unsigned int n);
+void teeprobe_hooks_show(struct seq_file *m);
 
 /* tee.c: the TEE driver's ioctl path */
 #define TEEPROBE_MAX_PIDS	8
@@ -28,6 +44,13 @@ void teeprobe_tee_show_probes(struct seq_file *m);
 void teeprobe_tee_show_stats(struct seq_file *m);
 void teeprobe_tee_show_hist(struct seq_file *m);
 void teeprobe_tee_show_threads(struct seq_file *m);
+
+/* softirq.c: NET_RX softirq processing */
+int teeprobe_softirq_init(void);
+void teeprobe_softirq_exit(void);
+void teeprobe_softirq_reset(void);
+void teeprobe_softirq_show_stats(struct seq_file *m);
+void teeprobe_softirq_show_hist(struct seq_file *m);
 
 int teeprobe_debugfs_init(void);
 void teeprobe_debugfs_exit(void);

@@ -15,6 +15,8 @@
 
 #include <linux/tracepoint.h>
 
+#include "hist.h"
+#include "softirq.h"
 #include "tee_cmd.h"
 
 /* Tell user space (libtraceevent) the values of the command names. */
@@ -111,6 +113,108 @@ TRACE_EVENT(teeprobe_tee_ioctl_exit,
 		  show_tee_cmd(__entry->cmd), __entry->duration_ns,
 		  __entry->offcpu_ns, __entry->runq_ns, __entry->queue_wait_ns,
 		  __entry->ret)
+);
+
+/*
+ * teeprobe_netrx_window - NET_RX on one CPU during one time window.
+ * Emitted when the window closes, only for windows with NET_RX activity;
+ * windows are aligned to multiples of @len_ns on the monotonic clock, so
+ * windows of different CPUs with the same @start_ns cover the same time.
+ * The delay fields describe the raise -> entry delays of the runs in the
+ * window; @delay_p50_ns and @delay_p99_ns are upper bounds (the top of the
+ * log2 bucket holding the percentile).
+ */
+TRACE_EVENT(teeprobe_netrx_window,
+
+	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
+		 const struct teeprobe_netrx_counts *c,
+		 const struct teeprobe_hist *delay),
+
+	TP_ARGS(cpu, start_ns, len_ns, c, delay),
+
+	TP_STRUCT__entry(
+		__field(int, cpu)
+		__field(u64, start_ns)
+		__field(u64, len_ns)
+		__field(u64, raises)
+		__field(u64, runs)
+		__field(u64, ksoftirqd_runs)
+		__field(u64, run_ns)
+		__field(u64, run_max_ns)
+		__field(u64, packets)
+		__field(u64, polls)
+		__field(u64, budget_full)
+		__field(u64, reraises)
+		__field(u64, delay_count)
+		__field(u64, delay_sum_ns)
+		__field(u64, delay_p50_ns)
+		__field(u64, delay_p99_ns)
+		__field(u64, delay_max_ns)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->start_ns = start_ns;
+		__entry->len_ns = len_ns;
+		__entry->raises = c->raises;
+		__entry->runs = c->runs;
+		__entry->ksoftirqd_runs = c->ksoftirqd_runs;
+		__entry->run_ns = c->run_ns;
+		__entry->run_max_ns = c->run_max_ns;
+		__entry->packets = c->packets;
+		__entry->polls = c->polls;
+		__entry->budget_full = c->budget_full;
+		__entry->reraises = c->reraises;
+		__entry->delay_count = delay->count;
+		__entry->delay_sum_ns = delay->sum;
+		__entry->delay_p50_ns = teeprobe_hist_percentile(delay, 50);
+		__entry->delay_p99_ns = teeprobe_hist_percentile(delay, 99);
+		__entry->delay_max_ns = delay->max;
+	),
+
+	TP_printk("cpu=%d start_ns=%llu len_ns=%llu raises=%llu runs=%llu ksoftirqd_runs=%llu run_ns=%llu run_max_ns=%llu packets=%llu polls=%llu budget_full=%llu reraises=%llu delay_count=%llu delay_sum_ns=%llu delay_p50_ns=%llu delay_p99_ns=%llu delay_max_ns=%llu",
+		  __entry->cpu, __entry->start_ns, __entry->len_ns,
+		  __entry->raises, __entry->runs, __entry->ksoftirqd_runs,
+		  __entry->run_ns, __entry->run_max_ns, __entry->packets,
+		  __entry->polls, __entry->budget_full, __entry->reraises,
+		  __entry->delay_count, __entry->delay_sum_ns,
+		  __entry->delay_p50_ns, __entry->delay_p99_ns,
+		  __entry->delay_max_ns)
+);
+
+/*
+ * teeprobe_netrx_run - one NET_RX softirq run on this CPU, for short
+ * sessions (off unless enabled). @delay_ns is the raise -> entry delay, -1
+ * when no raise was seen since the previous run; @packets the napi work of
+ * the run; @ksoftirqd whether ksoftirqd ran it (else irq exit or bh
+ * enable); @reraised whether it left work and raised NET_RX again.
+ */
+TRACE_EVENT(teeprobe_netrx_run,
+
+	TP_PROTO(s64 delay_ns, u64 run_ns, u64 packets, bool ksoftirqd,
+		 bool reraised),
+
+	TP_ARGS(delay_ns, run_ns, packets, ksoftirqd, reraised),
+
+	TP_STRUCT__entry(
+		__field(s64, delay_ns)
+		__field(u64, run_ns)
+		__field(u64, packets)
+		__field(u8, ksoftirqd)
+		__field(u8, reraised)
+	),
+
+	TP_fast_assign(
+		__entry->delay_ns = delay_ns;
+		__entry->run_ns = run_ns;
+		__entry->packets = packets;
+		__entry->ksoftirqd = ksoftirqd;
+		__entry->reraised = reraised;
+	),
+
+	TP_printk("delay_ns=%lld run_ns=%llu packets=%llu ksoftirqd=%u reraised=%u",
+		  __entry->delay_ns, __entry->run_ns, __entry->packets,
+		  __entry->ksoftirqd, __entry->reraised)
 );
 
 #endif /* _TEEPROBE_TRACE_H */

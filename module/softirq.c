@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softirq.c - NET_RX softirq processing: is it falling behind the NIC?
+ *
+ * Probes on the kernel's irq:softirq_raise, irq:softirq_entry,
+ * irq:softirq_exit (NET_RX only; other vectors return at once) and
+ * napi:napi_poll count, per CPU:
+ *
+ *   - raises, runs (as /proc/softirqs counts them), run time;
+ *   - the delay from the first raise of NET_RX to the run that serves it,
+ *     the starvation signal: a raise waits while its CPU has bottom halves
+ *     disabled, or when the softirq was deferred to ksoftirqd and ksoftirqd
+ *     is not scheduled;
+ *   - runs by ksoftirqd against runs at irq exit or bh enable;
+ *   - packets polled by napi, polls that used their whole budget, and runs
+ *     that left work behind and raised NET_RX again (net_rx_action does so
+ *     when it ran out of budget or time, which /proc/net/softnet_stat counts
+ *     as time_squeeze, or when a poll used its whole budget).
+ *
+ * Every counter is updated on its own CPU with interrupts disabled, so the
+ * probes, the window flush (an IPI) and a reset (an IPI) never interleave
+ * on a CPU. Besides the totals since load or reset, each CPU keeps the
+ * counters of the current time window (window.h) and emits them as the
+ * teeprobe_netrx_window event when the window closes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
+
+#include "hist.h"
+#include "softirq.h"
+#include "teeprobe.h"
+#include "trace.h"
+#include "window.h"
+
+struct tp_netrx_cpu {
+	struct teeprobe_netrx_counts total;	/* since load or reset */
+	struct teeprobe_hist delay;		/* raise -> entry */
+	struct teeprobe_hist run;		/* entry -> exit */
+
+	struct teeprobe_window window;		/* the open window */
+	struct teeprobe_netrx_counts win;	/* its counters */
+	struct teeprobe_hist win_delay;
+
+	u64 raise_ns;		/* first raise not yet served, 0 if none */
+	u64 entry_ns;		/* NET_RX running since, 0 if not running */
+	s64 run_delay_ns;	/* raise -> entry of that run, -1 unknown */
+	u64 run_packets;
+	bool run_ksoftirqd;
+	bool run_reraised;
+};
+
+static DEFINE_PER_CPU(struct tp_netrx_cpu, netrx_cpu);
+
+/* counts_add_run - fold one finished run into @c */
+static void counts_add_run(struct teeprobe_netrx_counts *c, u64 run_ns,
+			   bool ksoftirqd, bool reraised)
+{
+	c->run_ns += run_ns;
+	c->run_max_ns = max(c->run_max_ns, run_ns);
+	c->ksoftirqd_runs += ksoftirqd;
+	c->reraises += reraised;
+}
+
+/* netrx_close - emit the closed window @w of this CPU and start afresh */
+static void netrx_close(struct tp_netrx_cpu *st, const struct teeprobe_window *w)
+{
+	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
+				    &st->win, &st->win_delay);
+	memset(&st->win, 0, sizeof(st->win));
+	memset(&st->win_delay, 0, sizeof(st->win_delay));
+}
+
+/*
+ * netrx_this_cpu - this CPU's state, its window rolled to @now.
+ * Interrupts are disabled.
+ */
+static struct tp_netrx_cpu *netrx_this_cpu(u64 now)
+{
+	struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
+	struct teeprobe_window closed;
+
+	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
+				 &closed))
+		netrx_close(st, &closed);
+	return st;
+}
+
+/* is_ksoftirqd - whether @task is a ksoftirqd thread */
+static bool is_ksoftirqd(const struct task_struct *task)
+{
+	return (task->flags & PF_KTHREAD) &&
+	       !strncmp(task->comm, "ksoftirqd/", 10);
+}
+
+/* tp_softirq_raise - NET_RX was raised (hard irq, or NET_RX itself) */
+static void tp_softirq_raise(void *data, unsigned int vec_nr)
+{
+	struct tp_netrx_cpu *st;
+	unsigned long flags;
+	u64 now;
+
+	if (vec_nr != NET_RX_SOFTIRQ)
+		return;
+	local_irq_save(flags);
+	now = ktime_get_ns();
+	st = netrx_this_cpu(now);
+	st->total.raises++;
+	st->win.raises++;
+	/* Raised from inside our own run, not by an interrupt: work left. */
+	if (st->entry_ns && in_serving_softirq() && !in_hardirq())
+		st->run_reraised = true;
+	if (!st->raise_ns)
+		st->raise_ns = now ? now : 1;
+	local_irq_restore(flags);
+}
+
+/* tp_softirq_entry - net_rx_action starts on this CPU */
+static void tp_softirq_entry(void *data, unsigned int vec_nr)
+{
+	struct tp_netrx_cpu *st;
+	unsigned long flags;
+	u64 now;
+
+	if (vec_nr != NET_RX_SOFTIRQ)
+		return;
+	local_irq_save(flags);
+	now = ktime_get_ns();
+	st = netrx_this_cpu(now);
+	st->total.runs++;
+	st->win.runs++;
+	st->entry_ns = now ? now : 1;
+	st->run_packets = 0;
+	st->run_reraised = false;
+	st->run_ksoftirqd = is_ksoftirqd(current);
+	st->run_delay_ns = -1;
+	if (st->raise_ns) {
+		u64 delay = now > st->raise_ns ? now - st->raise_ns : 0;
+
+		teeprobe_hist_add(&st->delay, delay);
+		teeprobe_hist_add(&st->win_delay, delay);
+		st->run_delay_ns = delay;
+		st->raise_ns = 0;
+	}
+	local_irq_restore(flags);
+}
+
+/* tp_softirq_exit - net_rx_action returned */
+static void tp_softirq_exit(void *data, unsigned int vec_nr)
+{
+	struct tp_netrx_cpu *st;
+	unsigned long flags;
+	u64 now, run_ns;
+
+	if (vec_nr != NET_RX_SOFTIRQ)
+		return;
+	local_irq_save(flags);
+	now = ktime_get_ns();
+	st = netrx_this_cpu(now);
+	if (!st->entry_ns)	/* started before teeprobe was loaded */
+		goto out;
+	run_ns = now > st->entry_ns ? now - st->entry_ns : 0;
+	counts_add_run(&st->total, run_ns, st->run_ksoftirqd, st->run_reraised);
+	counts_add_run(&st->win, run_ns, st->run_ksoftirqd, st->run_reraised);
+	teeprobe_hist_add(&st->run, run_ns);
+	trace_teeprobe_netrx_run(st->run_delay_ns, run_ns, st->run_packets,
+				 st->run_ksoftirqd, st->run_reraised);
+	st->entry_ns = 0;
+out:
+	local_irq_restore(flags);
+}
+
+/* tp_napi_poll - one napi instance was polled and did @work packets */
+static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
+			 int budget)
+{
+	struct tp_netrx_cpu *st;
+	unsigned long flags;
+	u64 packets = work > 0 ? work : 0;
+
+	local_irq_save(flags);
+	st = netrx_this_cpu(ktime_get_ns());
+	st->total.polls++;
+	st->win.polls++;
+	st->total.packets += packets;
+	st->win.packets += packets;
+	if (budget > 0 && work >= budget) {
+		st->total.budget_full++;
+		st->win.budget_full++;
+	}
+	if (st->entry_ns)
+		st->run_packets += packets;
+	local_irq_restore(flags);
+}
+
+static struct teeprobe_hook netrx_hooks[] = {
+	{ .name = "softirq_raise", .probe = tp_softirq_raise },
+	{ .name = "softirq_entry", .probe = tp_softirq_entry },
+	{ .name = "softirq_exit", .probe = tp_softirq_exit },
+	{ .name = "napi_poll", .probe = tp_napi_poll },
+};
+
+/* ---- window flush --------------------------------------------------------- */
+
+/*
+ * A window is closed by the first event after it; a CPU that went quiet
+ * would keep its last window open. A work item runs just after each window
+ * boundary and asks the CPUs whose window ended to close it themselves (an
+ * IPI, so the close never races with their probes). Busy CPUs have rolled
+ * on their own by then and get no IPI.
+ */
+static struct delayed_work netrx_flush_work;
+
+/* netrx_flush - close this CPU's window if it ended with windows of @len */
+static void netrx_flush(u64 len)
+{
+	struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
+	struct teeprobe_window closed;
+
+	if (teeprobe_window_flush(&st->window, ktime_get_ns(), len, &closed))
+		netrx_close(st, &closed);
+}
+
+/* netrx_flush_ended - IPI: close this CPU's window if it ended */
+static void netrx_flush_ended(void *unused)
+{
+	netrx_flush(teeprobe_window_len_ns());
+}
+
+/* netrx_flush_open - IPI at unload: close the open window, ended or not */
+static void netrx_flush_open(void *unused)
+{
+	netrx_flush(0);	/* no window has length 0: every open one closes */
+}
+
+/* netrx_flush_fn - close the windows of quiet CPUs; run again next window */
+static void netrx_flush_fn(struct work_struct *work)
+{
+	u64 len = teeprobe_window_len_ns();
+	u64 now = ktime_get_ns();
+	u64 next;
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct tp_netrx_cpu *st = per_cpu_ptr(&netrx_cpu, cpu);
+		struct teeprobe_window w = {
+			.start_ns = READ_ONCE(st->window.start_ns),
+			.len_ns = READ_ONCE(st->window.len_ns),
+			.open = READ_ONCE(st->window.open),
+		};
+
+		/* A hint only: the CPU checks again with interrupts off. */
+		if (teeprobe_window_expired(&w, now, len))
+			smp_call_function_single(cpu, netrx_flush_ended,
+						 NULL, 1);
+	}
+	cpus_read_unlock();
+	/* Just after the next boundary: an eighth of a window late. */
+	next = teeprobe_window_align(now, len) + len + len / 8 - now;
+	schedule_delayed_work(&netrx_flush_work, nsecs_to_jiffies(next) + 1);
+}
+
+/* ---- reset and debugfs ---------------------------------------------------- */
+
+/* netrx_reset_cpu - zero this CPU's totals (IPI, or an offline CPU) */
+static void netrx_reset_cpu(void *info)
+{
+	struct tp_netrx_cpu *st = info ? info : this_cpu_ptr(&netrx_cpu);
+
+	memset(&st->total, 0, sizeof(st->total));
+	memset(&st->delay, 0, sizeof(st->delay));
+	memset(&st->run, 0, sizeof(st->run));
+}
+
+/*
+ * teeprobe_softirq_reset - zero the totals and histograms of every CPU.
+ * Windows are a stream and go on undisturbed.
+ */
+void teeprobe_softirq_reset(void)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			smp_call_function_single(cpu, netrx_reset_cpu, NULL, 1);
+		else
+			netrx_reset_cpu(per_cpu_ptr(&netrx_cpu, cpu));
+	}
+	cpus_read_unlock();
+}
+
+/* counts_merge - add the counters of one CPU into @sum */
+static void counts_merge(struct teeprobe_netrx_counts *sum,
+			 const struct teeprobe_netrx_counts *c)
+{
+	sum->raises += c->raises;
+	sum->runs += c->runs;
+	sum->ksoftirqd_runs += c->ksoftirqd_runs;
+	sum->run_ns += c->run_ns;
+	sum->run_max_ns = max(sum->run_max_ns, c->run_max_ns);
+	sum->packets += c->packets;
+	sum->polls += c->polls;
+	sum->budget_full += c->budget_full;
+	sum->reraises += c->reraises;
+}
+
+/* show_counts_line - one line of netrx_stats */
+static void show_counts_line(struct seq_file *m, const char *cpu,
+			     const struct teeprobe_netrx_counts *c,
+			     const struct teeprobe_hist *delay)
+{
+	seq_printf(m, "%s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+		   cpu, c->raises, c->runs, c->ksoftirqd_runs, c->run_ns,
+		   c->run_max_ns, c->packets, c->polls, c->budget_full,
+		   c->reraises, delay->count, delay->sum, delay->max);
+}
+
+/* teeprobe_softirq_show_stats - netrx_stats: a line per CPU, then "all" */
+void teeprobe_softirq_show_stats(struct seq_file *m)
+{
+	struct teeprobe_netrx_counts sum = {}, c;
+	struct teeprobe_hist sum_delay = {}, delay;
+	char name[16];
+	int cpu;
+
+	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises delay_count delay_sum_ns delay_max_ns\n");
+	for_each_possible_cpu(cpu) {
+		struct tp_netrx_cpu *st = per_cpu_ptr(&netrx_cpu, cpu);
+
+		c = st->total;
+		delay = st->delay;
+		snprintf(name, sizeof(name), "%d", cpu);
+		show_counts_line(m, name, &c, &delay);
+		counts_merge(&sum, &c);
+		teeprobe_hist_merge(&sum_delay, &delay);
+	}
+	show_counts_line(m, "all", &sum, &sum_delay);
+	seq_printf(m, "# window_ms %llu\n",
+		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
+}
+
+/* show_hist_rows - the non-empty rows of one histogram, a column per CPU */
+static void show_hist_rows(struct seq_file *m, const char *name,
+			   size_t offset)
+{
+	unsigned int b;
+	int cpu;
+
+	for (b = 0; b < TEEPROBE_HIST_BUCKETS; b++) {
+		u64 total = 0;
+
+		for_each_possible_cpu(cpu) {
+			const struct teeprobe_hist *h = (void *)per_cpu_ptr(&netrx_cpu, cpu) + offset;
+
+			total += h->bucket[b];
+		}
+		if (!total)
+			continue;
+		seq_printf(m, "%s %llu", name, teeprobe_hist_bucket_low(b));
+		for_each_possible_cpu(cpu) {
+			const struct teeprobe_hist *h = (void *)per_cpu_ptr(&netrx_cpu, cpu) + offset;
+
+			seq_printf(m, " %llu", h->bucket[b]);
+		}
+		seq_printf(m, " %llu\n", total);
+	}
+}
+
+/* teeprobe_softirq_show_hist - netrx_hist: delay rows, then run rows */
+void teeprobe_softirq_show_hist(struct seq_file *m)
+{
+	int cpu;
+
+	seq_puts(m, "# hist bucket_low_ns");
+	for_each_possible_cpu(cpu)
+		seq_printf(m, " cpu%d", cpu);
+	seq_puts(m, " all\n");
+	show_hist_rows(m, "delay", offsetof(struct tp_netrx_cpu, delay));
+	show_hist_rows(m, "run", offsetof(struct tp_netrx_cpu, run));
+}
+
+/* ---- init and exit -------------------------------------------------------- */
+
+/* teeprobe_softirq_init - attach the probes and start the window flush */
+int teeprobe_softirq_init(void)
+{
+	int ret;
+
+	ret = teeprobe_hooks_attach("netrx", netrx_hooks,
+				    ARRAY_SIZE(netrx_hooks));
+	if (ret)
+		return ret;
+	INIT_DELAYED_WORK(&netrx_flush_work, netrx_flush_fn);
+	schedule_delayed_work(&netrx_flush_work,
+			      nsecs_to_jiffies(teeprobe_window_len_ns()));
+	return 0;
+}
+
+/* teeprobe_softirq_exit - detach, then emit the windows still open */
+void teeprobe_softirq_exit(void)
+{
+	teeprobe_hooks_detach(netrx_hooks, ARRAY_SIZE(netrx_hooks));
+	tracepoint_synchronize_unregister();
+	cancel_delayed_work_sync(&netrx_flush_work);
+	/* Nothing updates the windows any more: close them, no data lost. */
+	on_each_cpu(netrx_flush_open, NULL, 1);
+}
