@@ -14,7 +14,7 @@
 iterations=${1:-2000}
 repeats=${2:-5}
 
-lab_load secure_threads=4 switch_us=0 invoke_us=0 shm_us=0 || exit 1
+lab_load secure_threads=4 switch_us=0 invoke_us=0 shm_us=0 shm_cpu_us=0 || exit 1
 
 # one_run CONFIG REPEAT - time the loop under CONFIG
 one_run() {

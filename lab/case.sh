@@ -51,10 +51,30 @@ json_mean() {
 echo "teeprobe lab: the seed case on $(uname -r), $(nproc) CPUs"
 lab_load $TEESIM_PARAMS || { echo "lab: cannot load teesim" >&2; exit 1; }
 printf 'teesim:'
-for p in secure_threads switch_us invoke_us shm_us; do
+for p in secure_threads switch_us invoke_us shm_us shm_cpu_us; do
 	printf ' %s=%s' "$p" "$(cat /sys/module/teesim/parameters/$p)"
 done
 printf '\n\n'
+
+# teeprobe's NET_RX figures, when its module was built for this kernel
+tp_ko=$LAB_MODULES/module/teeprobe.ko
+tp_dbg=/sys/kernel/debug/teeprobe
+if [ -f "$tp_ko" ] && ! [ -d /sys/module/teeprobe ]; then
+	insmod "$tp_ko" || echo "lab: teeprobe did not load; its figures are left out" >&2
+fi
+
+# netrx_figures DIR - from teeprobe's snapshot in DIR: "share of inline
+# raise->entry delays >= 128 us (%), mean inline delay (us), share of runs
+# by ksoftirqd (%), mean ksoftirqd delay (us)"
+netrx_figures() {
+	[ -f "$1/netrx_stats" ] || { echo "- - - -"; return; }
+	awk '$1 == "inline_delay" { all += $NF; if ($2 >= 131072) big += $NF }
+	     FILENAME ~ /stats$/ && $1 == "all" { runs = $3; ksd = $4
+		inl_n = $11; inl_s = $12; ksd_n = $14; ksd_s = $15 }
+	     END { printf "%.1f %.0f %.1f %.0f\n", all ? 100 * big / all : 0,
+		   inl_n ? inl_s / inl_n / 1000 : 0, runs ? 100 * ksd / runs : 0,
+		   ksd_n ? ksd_s / ksd_n / 1000 : 0 }' "$1/netrx_hist" "$1/netrx_stats"
+}
 
 failed=0
 for conns in $conns_list; do
@@ -63,6 +83,7 @@ for conns in $conns_list; do
 		mkdir -p "$d"
 		printf 'running %-9s %2d threads x %d connections ... ' "$mode" "$threads" "$conns"
 		snap "$d/before.txt"
+		[ -d $tp_dbg ] && echo 1 >$tp_dbg/reset
 		if ! lab_run "$mode" "$conns" "$threads"; then
 			echo "failed"
 			cat "$d/client.err" "$d/server.txt" | tail -n 5
@@ -70,6 +91,10 @@ for conns in $conns_list; do
 			continue
 		fi
 		snap "$d/after.txt"
+		if [ -d $tp_dbg ]; then
+			cat $tp_dbg/netrx_stats >"$d/netrx_stats"
+			cat $tp_dbg/netrx_hist >"$d/netrx_hist"
+		fi
 		system_figures "$d/before.txt" "$d/after.txt" >"$d/system.txt"
 		printf 'mean handshake %s us\n' "$(json_mean "$d/client.json" handshake_us)"
 	done
@@ -100,6 +125,20 @@ for mode in $modes; do
 	printf ' %12s' "$(( $(kv "$LAB_OUT/$mode-$conns_max/teesim.txt" bh_off_ns) / 1000000 ))"
 done
 echo
+for i in 1 2 3 4; do
+	case $i in
+	1) name="NET_RX waits>=128us %" ;; 2) name="NET_RX inline wait us" ;;
+	3) name="NET_RX ksoftirqd %" ;; 4) name="NET_RX ksoftirqd wt us" ;;
+	esac
+	printf '%-22s' "$name"
+	for mode in $modes; do
+		printf ' %12s' "$(netrx_figures "$LAB_OUT/$mode-$conns_max" | cut -d' ' -f$i)"
+	done
+	echo
+done
+echo "(NET_RX rows by teeprobe: raise->entry delays of runs at irq exit or bh"
+echo " enable, which wait while a CPU is in the secure world with bottom halves"
+echo " off, and of runs deferred to ksoftirqd, which wait for the scheduler)"
 
 echo
 echo "Mean TCP+application handshake time as the client sees it (case table 5.2):"
@@ -113,5 +152,6 @@ for conns in $conns_list; do
 		"$threads threads, $conns connections" "$soft" "$temp" "$reg" "$ratio"
 done
 echo "(the case on hardware: 20,000 us before -> 4,000 us after at 1k; 60,000 -> 6,000 at 2k)"
+[ -d /sys/module/teeprobe ] && rmmod teeprobe
 lab_unload
 exit $failed

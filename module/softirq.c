@@ -8,9 +8,10 @@
  *
  *   - raises, runs (as /proc/softirqs counts them), run time;
  *   - the delay from the first raise of NET_RX to the run that serves it,
- *     the starvation signal: a raise waits while its CPU has bottom halves
- *     disabled, or when the softirq was deferred to ksoftirqd and ksoftirqd
- *     is not scheduled;
+ *     the starvation signal, kept apart by who ran it: a run at irq exit or
+ *     bh enable ("inline") waited while its CPU had bottom halves disabled
+ *     (a driver spinning in the secure world, a long spin_lock_bh); a run
+ *     by ksoftirqd waited for the scheduler (a CPU busy with other tasks);
  *   - runs by ksoftirqd against runs at irq exit or bh enable;
  *   - packets polled by napi, polls that used their whole budget, and runs
  *     that left work behind and raised NET_RX again (net_rx_action does so
@@ -33,6 +34,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -46,12 +48,15 @@
 
 struct tp_netrx_cpu {
 	struct teeprobe_netrx_counts total;	/* since load or reset */
-	struct teeprobe_hist delay;		/* raise -> entry */
+	/* raise -> entry: runs at irq exit or bh enable, runs by ksoftirqd */
+	struct teeprobe_hist inline_delay;
+	struct teeprobe_hist ksoftirqd_delay;
 	struct teeprobe_hist run;		/* entry -> exit */
 
 	struct teeprobe_window window;		/* the open window */
 	struct teeprobe_netrx_counts win;	/* its counters */
-	struct teeprobe_hist win_delay;
+	struct teeprobe_hist win_inline_delay;
+	struct teeprobe_hist win_ksoftirqd_delay;
 
 	u64 raise_ns;		/* first raise not yet served, 0 if none */
 	u64 entry_ns;		/* NET_RX running since, 0 if not running */
@@ -77,9 +82,11 @@ static void counts_add_run(struct teeprobe_netrx_counts *c, u64 run_ns,
 static void netrx_close(struct tp_netrx_cpu *st, const struct teeprobe_window *w)
 {
 	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
-				    &st->win, &st->win_delay);
+				    &st->win, &st->win_inline_delay,
+				    &st->win_ksoftirqd_delay);
 	memset(&st->win, 0, sizeof(st->win));
-	memset(&st->win_delay, 0, sizeof(st->win_delay));
+	memset(&st->win_inline_delay, 0, sizeof(st->win_inline_delay));
+	memset(&st->win_ksoftirqd_delay, 0, sizeof(st->win_ksoftirqd_delay));
 }
 
 /*
@@ -148,8 +155,13 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 	if (st->raise_ns) {
 		u64 delay = now > st->raise_ns ? now - st->raise_ns : 0;
 
-		teeprobe_hist_add(&st->delay, delay);
-		teeprobe_hist_add(&st->win_delay, delay);
+		if (st->run_ksoftirqd) {
+			teeprobe_hist_add(&st->ksoftirqd_delay, delay);
+			teeprobe_hist_add(&st->win_ksoftirqd_delay, delay);
+		} else {
+			teeprobe_hist_add(&st->inline_delay, delay);
+			teeprobe_hist_add(&st->win_inline_delay, delay);
+		}
 		st->run_delay_ns = delay;
 		st->raise_ns = 0;
 	}
@@ -280,7 +292,8 @@ static void netrx_reset_cpu(void *info)
 	struct tp_netrx_cpu *st = info ? info : this_cpu_ptr(&netrx_cpu);
 
 	memset(&st->total, 0, sizeof(st->total));
-	memset(&st->delay, 0, sizeof(st->delay));
+	memset(&st->inline_delay, 0, sizeof(st->inline_delay));
+	memset(&st->ksoftirqd_delay, 0, sizeof(st->ksoftirqd_delay));
 	memset(&st->run, 0, sizeof(st->run));
 }
 
@@ -320,34 +333,45 @@ static void counts_merge(struct teeprobe_netrx_counts *sum,
 /* show_counts_line - one line of netrx_stats */
 static void show_counts_line(struct seq_file *m, const char *cpu,
 			     const struct teeprobe_netrx_counts *c,
-			     const struct teeprobe_hist *delay)
+			     const struct teeprobe_hist *inl,
+			     const struct teeprobe_hist *ksd)
 {
-	seq_printf(m, "%s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(m, "%s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   cpu, c->raises, c->runs, c->ksoftirqd_runs, c->run_ns,
 		   c->run_max_ns, c->packets, c->polls, c->budget_full,
-		   c->reraises, delay->count, delay->sum, delay->max);
+		   c->reraises, inl->count, inl->sum, inl->max, ksd->count,
+		   ksd->sum, ksd->max);
 }
 
 /* teeprobe_softirq_show_stats - netrx_stats: a line per CPU, then "all" */
 void teeprobe_softirq_show_stats(struct seq_file *m)
 {
 	struct teeprobe_netrx_counts sum = {}, c;
-	struct teeprobe_hist sum_delay = {}, delay;
+	struct teeprobe_hist *h;
 	char name[16];
 	int cpu;
 
-	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises delay_count delay_sum_ns delay_max_ns\n");
+	/* [0] [1]: one CPU's delays; [2] [3]: their sums */
+	h = kcalloc(4, sizeof(*h), GFP_KERNEL);
+	if (!h) {
+		seq_puts(m, "# out of memory\n");
+		return;
+	}
+	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns\n");
 	for_each_possible_cpu(cpu) {
 		struct tp_netrx_cpu *st = per_cpu_ptr(&netrx_cpu, cpu);
 
 		c = st->total;
-		delay = st->delay;
+		h[0] = st->inline_delay;
+		h[1] = st->ksoftirqd_delay;
 		snprintf(name, sizeof(name), "%d", cpu);
-		show_counts_line(m, name, &c, &delay);
+		show_counts_line(m, name, &c, &h[0], &h[1]);
 		counts_merge(&sum, &c);
-		teeprobe_hist_merge(&sum_delay, &delay);
+		teeprobe_hist_merge(&h[2], &h[0]);
+		teeprobe_hist_merge(&h[3], &h[1]);
 	}
-	show_counts_line(m, "all", &sum, &sum_delay);
+	show_counts_line(m, "all", &sum, &h[2], &h[3]);
+	kfree(h);
 	seq_printf(m, "# window_ms %llu\n",
 		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
 }
@@ -379,7 +403,7 @@ static void show_hist_rows(struct seq_file *m, const char *name,
 	}
 }
 
-/* teeprobe_softirq_show_hist - netrx_hist: delay rows, then run rows */
+/* teeprobe_softirq_show_hist - netrx_hist: delays, then run times */
 void teeprobe_softirq_show_hist(struct seq_file *m)
 {
 	int cpu;
@@ -388,7 +412,10 @@ void teeprobe_softirq_show_hist(struct seq_file *m)
 	for_each_possible_cpu(cpu)
 		seq_printf(m, " cpu%d", cpu);
 	seq_puts(m, " all\n");
-	show_hist_rows(m, "delay", offsetof(struct tp_netrx_cpu, delay));
+	show_hist_rows(m, "inline_delay",
+		       offsetof(struct tp_netrx_cpu, inline_delay));
+	show_hist_rows(m, "ksoftirqd_delay",
+		       offsetof(struct tp_netrx_cpu, ksoftirqd_delay));
 	show_hist_rows(m, "run", offsetof(struct tp_netrx_cpu, run));
 }
 

@@ -121,16 +121,18 @@ TRACE_EVENT(teeprobe_tee_ioctl_exit,
  * windows are aligned to multiples of @len_ns on the monotonic clock, so
  * windows of different CPUs with the same @start_ns cover the same time.
  * The delay fields describe the raise -> entry delays of the runs in the
- * window; @delay_p50_ns and @delay_p99_ns are upper bounds (the top of the
- * log2 bucket holding the percentile).
+ * window, apart for runs at irq exit or bh enable (inline) and runs by
+ * ksoftirqd; the p99 fields are upper bounds (the top of the log2 bucket
+ * holding the percentile, at most the max).
  */
 TRACE_EVENT(teeprobe_netrx_window,
 
 	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
 		 const struct teeprobe_netrx_counts *c,
-		 const struct teeprobe_hist *delay),
+		 const struct teeprobe_hist *inline_delay,
+		 const struct teeprobe_hist *ksoftirqd_delay),
 
-	TP_ARGS(cpu, start_ns, len_ns, c, delay),
+	TP_ARGS(cpu, start_ns, len_ns, c, inline_delay, ksoftirqd_delay),
 
 	TP_STRUCT__entry(
 		__field(int, cpu)
@@ -145,11 +147,14 @@ TRACE_EVENT(teeprobe_netrx_window,
 		__field(u64, polls)
 		__field(u64, budget_full)
 		__field(u64, reraises)
-		__field(u64, delay_count)
-		__field(u64, delay_sum_ns)
-		__field(u64, delay_p50_ns)
-		__field(u64, delay_p99_ns)
-		__field(u64, delay_max_ns)
+		__field(u64, inline_delay_count)
+		__field(u64, inline_delay_sum_ns)
+		__field(u64, inline_delay_p99_ns)
+		__field(u64, inline_delay_max_ns)
+		__field(u64, ksoftirqd_delay_count)
+		__field(u64, ksoftirqd_delay_sum_ns)
+		__field(u64, ksoftirqd_delay_p99_ns)
+		__field(u64, ksoftirqd_delay_max_ns)
 	),
 
 	TP_fast_assign(
@@ -165,21 +170,29 @@ TRACE_EVENT(teeprobe_netrx_window,
 		__entry->polls = c->polls;
 		__entry->budget_full = c->budget_full;
 		__entry->reraises = c->reraises;
-		__entry->delay_count = delay->count;
-		__entry->delay_sum_ns = delay->sum;
-		__entry->delay_p50_ns = teeprobe_hist_percentile(delay, 50);
-		__entry->delay_p99_ns = teeprobe_hist_percentile(delay, 99);
-		__entry->delay_max_ns = delay->max;
+		__entry->inline_delay_count = inline_delay->count;
+		__entry->inline_delay_sum_ns = inline_delay->sum;
+		__entry->inline_delay_p99_ns =
+			teeprobe_hist_percentile(inline_delay, 99);
+		__entry->inline_delay_max_ns = inline_delay->max;
+		__entry->ksoftirqd_delay_count = ksoftirqd_delay->count;
+		__entry->ksoftirqd_delay_sum_ns = ksoftirqd_delay->sum;
+		__entry->ksoftirqd_delay_p99_ns =
+			teeprobe_hist_percentile(ksoftirqd_delay, 99);
+		__entry->ksoftirqd_delay_max_ns = ksoftirqd_delay->max;
 	),
 
-	TP_printk("cpu=%d start_ns=%llu len_ns=%llu raises=%llu runs=%llu ksoftirqd_runs=%llu run_ns=%llu run_max_ns=%llu packets=%llu polls=%llu budget_full=%llu reraises=%llu delay_count=%llu delay_sum_ns=%llu delay_p50_ns=%llu delay_p99_ns=%llu delay_max_ns=%llu",
+	TP_printk("cpu=%d start_ns=%llu len_ns=%llu raises=%llu runs=%llu ksoftirqd_runs=%llu run_ns=%llu run_max_ns=%llu packets=%llu polls=%llu budget_full=%llu reraises=%llu inline_delay_count=%llu inline_delay_sum_ns=%llu inline_delay_p99_ns=%llu inline_delay_max_ns=%llu ksoftirqd_delay_count=%llu ksoftirqd_delay_sum_ns=%llu ksoftirqd_delay_p99_ns=%llu ksoftirqd_delay_max_ns=%llu",
 		  __entry->cpu, __entry->start_ns, __entry->len_ns,
 		  __entry->raises, __entry->runs, __entry->ksoftirqd_runs,
 		  __entry->run_ns, __entry->run_max_ns, __entry->packets,
 		  __entry->polls, __entry->budget_full, __entry->reraises,
-		  __entry->delay_count, __entry->delay_sum_ns,
-		  __entry->delay_p50_ns, __entry->delay_p99_ns,
-		  __entry->delay_max_ns)
+		  __entry->inline_delay_count, __entry->inline_delay_sum_ns,
+		  __entry->inline_delay_p99_ns, __entry->inline_delay_max_ns,
+		  __entry->ksoftirqd_delay_count,
+		  __entry->ksoftirqd_delay_sum_ns,
+		  __entry->ksoftirqd_delay_p99_ns,
+		  __entry->ksoftirqd_delay_max_ns)
 );
 
 /*

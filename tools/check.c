@@ -18,8 +18,9 @@ static void check_usage(FILE *out)
 		"usage: teeprobe check [-h]\n\n"
 		"Checks that teeprobe.ko is loaded, its debugfs files are\n"
 		"readable and its events are in tracefs; prints the module\n"
-		"version and the state of each TEE probe (attached, or\n"
-		"not-found until a module with the symbol loads). Mounts\n"
+		"version, the state of each TEE probe (attached, or\n"
+		"not-found until a module with the symbol loads) and the\n"
+		"kernel tracepoints it is attached to. Mounts\n"
 		"debugfs and tracefs if they are not mounted, as trace-cmd\n"
 		"does.\n"
 		"Exit status 0 when ready, 1 otherwise.\n");
@@ -47,6 +48,29 @@ static void print_tee_probes(void)
 			continue;
 		if (sscanf(line, "%127s %15s %15s", symbol, role, state) == 3)
 			printf("tee probe: %s (%s) %s\n", symbol, role, state);
+	}
+	free(text);
+}
+
+/* print_hooks - the kernel tracepoints the module is attached to */
+static void print_hooks(void)
+{
+	char *path = teeprobe_debugfs_path("hooks");
+	char *text, *line, *save = NULL;
+	char part[32], name[64];
+	int err = 0;
+
+	text = path ? read_text_file(path, 64 * 1024, &err) : NULL;
+	free(path);
+	if (!text) {
+		printf("kernel hooks: unreadable (%s)\n", strerror(err));
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != '#' &&
+		    sscanf(line, "%31s %63s", part, name) == 2)
+			printf("kernel hook: %s (%s) attached\n", name, part);
 	}
 	free(text);
 }
@@ -81,6 +105,7 @@ int check_main(int argc, char **argv)
 	printf("module: %s\n", version);
 	printf("tracefs: %s\n", teeprobe_tracing_dir());
 	print_tee_probes();
+	print_hooks();
 	printf("ready\n");
 	free(version);
 	return 0;

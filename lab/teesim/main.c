@@ -13,6 +13,9 @@
  *                   busy, the caller sleeps (0..100000)
  *   shm_us          the same for one shared-memory registration or
  *                   unregistration (0..100000)
+ *   shm_cpu_us      the part of a registration or unregistration done on
+ *                   the calling CPU in the secure world, bottom halves off
+ *                   (0..100000)
  *   pool_kib        most memory the SHM_ALLOC pool hands out (64..65536)
  *
  * The defaults and where they come from are in Documentation/lab.rst. In
@@ -42,7 +45,8 @@ struct teesim_params teesim_params = {
 	.secure_threads	= 0,
 	.switch_us	= 50,
 	.invoke_us	= 1000,
-	.shm_us		= 2000,
+	.shm_us		= 1500,
+	.shm_cpu_us	= 500,
 	.pool_kib	= 4096,
 };
 
@@ -94,7 +98,9 @@ TEESIM_PARAM(switch_us, 0, 10000,
 TEESIM_PARAM(invoke_us, 0, 100000,
 	     "secure work of one INVOKE in us, caller asleep (default 1000)");
 TEESIM_PARAM(shm_us, 0, 100000,
-	     "secure work of one shm (un)registration in us (default 2000)");
+	     "secure work of one shm (un)registration in us, caller asleep (default 1500)");
+TEESIM_PARAM(shm_cpu_us, 0, 100000,
+	     "CPU time of one shm (un)registration in us, bottom halves off (default 500)");
 TEESIM_PARAM(pool_kib, 64, 65536,
 	     "most memory the SHM_ALLOC pool hands out, KiB (default 4096)");
 
@@ -134,7 +140,7 @@ static int teesim_open(struct tee_context *ctx)
 /* close_one - secure call that ends one session */
 static int close_one(int id, void *p, void *data)
 {
-	teesim_secure_call(TEESIM_CALL_CLOSE_SESSION, 0, NULL, NULL);
+	teesim_secure_call(TEESIM_CALL_CLOSE_SESSION, 0, 0, NULL, NULL);
 	atomic64_dec(&teesim_stats.sessions_open);
 	return 0;
 }
@@ -165,7 +171,7 @@ static int teesim_open_session(struct tee_context *ctx,
 		arg->ret_origin = TEEC_ORIGIN_TEE;
 		return 0;
 	}
-	ret = teesim_secure_call(TEESIM_CALL_OPEN_SESSION, 0, NULL, NULL);
+	ret = teesim_secure_call(TEESIM_CALL_OPEN_SESSION, 0, 0, NULL, NULL);
 	if (ret)
 		return ret;
 	mutex_lock(&sctx->lock);
@@ -194,7 +200,7 @@ static int teesim_close_session(struct tee_context *ctx, u32 session)
 	mutex_unlock(&sctx->lock);
 	if (!found)
 		return -EINVAL;
-	teesim_secure_call(TEESIM_CALL_CLOSE_SESSION, 0, NULL, NULL);
+	teesim_secure_call(TEESIM_CALL_CLOSE_SESSION, 0, 0, NULL, NULL);
 	atomic64_dec(&teesim_stats.sessions_open);
 	return 0;
 }
@@ -231,7 +237,7 @@ static int teesim_invoke_func(struct tee_context *ctx,
 		arg->ret_origin = TEEC_ORIGIN_TEE;
 		return 0;
 	}
-	return teesim_secure_call(TEESIM_CALL_INVOKE, teesim_params.invoke_us,
+	return teesim_secure_call(TEESIM_CALL_INVOKE, teesim_params.invoke_us, 0,
 				  invoke_in_secure_world, &w);
 }
 
@@ -241,14 +247,15 @@ static int teesim_shm_register(struct tee_context *ctx, struct tee_shm *shm,
 			       unsigned long start)
 {
 	return teesim_secure_call(TEESIM_CALL_SHM_REGISTER, teesim_params.shm_us,
-				  NULL, NULL);
+				  teesim_params.shm_cpu_us, NULL, NULL);
 }
 
 /* teesim_shm_unregister - unmap them again; always succeeds */
 static int teesim_shm_unregister(struct tee_context *ctx, struct tee_shm *shm)
 {
 	return teesim_secure_call(TEESIM_CALL_SHM_UNREGISTER,
-				  teesim_params.shm_us, NULL, NULL);
+				  teesim_params.shm_us, teesim_params.shm_cpu_us,
+				  NULL, NULL);
 }
 
 static const struct tee_driver_ops teesim_ops = {
@@ -355,9 +362,10 @@ static int __init teesim_init(void)
 	if (ret)
 		goto out_unregister_teedev;
 
-	pr_info("secure world up: %u secure threads, switch %u us, invoke %u us, shm %u us\n",
+	pr_info("secure world up: %u secure threads, switch %u us, invoke %u us, shm %u+%u us\n",
 		teesim_params.secure_threads, teesim_params.switch_us,
-		teesim_params.invoke_us, teesim_params.shm_us);
+		teesim_params.invoke_us, teesim_params.shm_us,
+		teesim_params.shm_cpu_us);
 	return 0;
 
 out_unregister_teedev:

@@ -113,13 +113,16 @@ static void own_cpu_for(unsigned int us)
  *    caller sleeps, as a normal-world thread sleeps in the TEE driver while
  *    the secure side (a crypto engine, or tzdriver's SMC thread on another
  *    core) works; the caller is off-CPU inside the ioctl;
- *  - @work (the TA's real computation), again on the CPU with bottom halves
- *    off, and the switch back.
+ *  - @cpu_us of secure work that needs the calling CPU itself (mapping or
+ *    unmapping shared memory, with TLB maintenance), and @work (the TA's
+ *    real computation), again on the CPU with bottom halves off, and the
+ *    switch back.
  * Returns -EINTR if the caller was killed while waiting for a thread, else
  * what @work returned. Calls that release something (close a session,
  * unregister memory) wait unkillably: they must happen.
  */
 int teesim_secure_call(enum teesim_call kind, unsigned int busy_us,
+		       unsigned int cpu_us,
 		       int (*work)(struct teesim_thread *thread, void *data),
 		       void *data)
 {
@@ -136,7 +139,7 @@ int teesim_secure_call(enum teesim_call kind, unsigned int busy_us,
 		usleep_range(busy_us, busy_us + busy_us / 8 + 1);
 	local_bh_disable();
 	bh_off = ktime_get_ns();
-	own_cpu_for(teesim_params.switch_us);
+	own_cpu_for(teesim_params.switch_us + cpu_us);
 	if (work)
 		ret = work(thread, data);
 	bh_off = ktime_get_ns() - bh_off;

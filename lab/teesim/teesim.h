@@ -35,6 +35,7 @@ struct teesim_params {
 	unsigned int switch_us;		/* CPU time per world switch */
 	unsigned int invoke_us;		/* secure work per INVOKE */
 	unsigned int shm_us;		/* secure work per (un)register */
+	unsigned int shm_cpu_us;	/* its part on the calling CPU */
 	unsigned int pool_kib;		/* size limit of the shm pool */
 };
 extern struct teesim_params teesim_params;
@@ -78,6 +79,7 @@ struct teesim_thread *teesim_wait_for_secure_thread(bool killable);
 struct teesim_thread *teesim_enter_secure_world(bool killable);
 void teesim_leave_secure_world(struct teesim_thread *thread);
 int teesim_secure_call(enum teesim_call kind, unsigned int busy_us,
+		       unsigned int cpu_us,
 		       int (*work)(struct teesim_thread *thread, void *data),
 		       void *data);
 

@@ -10,6 +10,7 @@
 #include "hist.h"
 #include "offcpu.h"
 #include "tee_cmd.h"
+#include "window.h"
 
 /* hist_bucket_zero_and_one_share_bucket_zero - values below 2 */
 static void hist_bucket_zero_and_one_share_bucket_zero(struct kunit *test)
@@ -71,7 +72,39 @@ static void hist_merge_adds_buckets_and_keeps_largest_max(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.bucket[9], 1ULL);
 }
 
+/* hist_percentile_is_top_of_its_bucket - an upper bound, capped by max */
+static void hist_percentile_is_top_of_its_bucket(struct kunit *test)
+{
+	struct teeprobe_hist h = {};
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_percentile(&h, 50), 0ULL);
+	for (i = 0; i < 98; i++)
+		teeprobe_hist_add(&h, 1500);	/* bucket 1024..2047 */
+	teeprobe_hist_add(&h, 5000);		/* bucket 4096..8191 */
+	teeprobe_hist_add(&h, 70000);		/* bucket 65536..131071 */
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_percentile(&h, 50), 2047ULL);
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_percentile(&h, 98), 2047ULL);
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_percentile(&h, 99), 8191ULL);
+	/* The top percentile is the largest value itself, not its bucket's top. */
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_percentile(&h, 100), 70000ULL);
+}
+
+/* hist_percentile_of_one_value_is_that_value - max caps the bucket */
+static void hist_percentile_of_one_value_is_that_value(struct kunit *test)
+{
+	struct teeprobe_hist h = {};
+
+	teeprobe_hist_add(&h, 3000);
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_percentile(&h, 1), 3000ULL);
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_percentile(&h, 99), 3000ULL);
+	/* Out-of-range percentages are clamped, not trusted. */
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_percentile(&h, 1000), 3000ULL);
+}
+
 static struct kunit_case teeprobe_hist_cases[] = {
+	KUNIT_CASE(hist_percentile_is_top_of_its_bucket),
+	KUNIT_CASE(hist_percentile_of_one_value_is_that_value),
 	KUNIT_CASE(hist_bucket_zero_and_one_share_bucket_zero),
 	KUNIT_CASE(hist_bucket_powers_of_two_start_buckets),
 	KUNIT_CASE(hist_bucket_huge_values_land_in_last_bucket),
@@ -213,8 +246,122 @@ static struct kunit_suite teeprobe_offcpu_suite = {
 	.test_cases = teeprobe_offcpu_cases,
 };
 
+#define MS 1000000ULL
+
+/* window_first_event_opens_aligned_window - no close, start aligned */
+static void window_first_event_opens_aligned_window(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1234 * MS + 5, 100 * MS, &closed));
+	KUNIT_EXPECT_TRUE(test, w.open);
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1200 * MS);
+	KUNIT_EXPECT_EQ(test, w.len_ns, 100 * MS);
+}
+
+/* window_events_inside_do_not_roll - up to the last nanosecond */
+static void window_events_inside_do_not_roll(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1200 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1250 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1300 * MS - 1, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1200 * MS);
+}
+
+/* window_boundary_closes_previous - the closed window is reported */
+static void window_boundary_closes_previous(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_roll(&w, 1300 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
+	KUNIT_EXPECT_EQ(test, closed.len_ns, 100 * MS);
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1300 * MS);
+}
+
+/* window_gap_skips_empty_windows - idle windows are not reported */
+static void window_gap_skips_empty_windows(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_roll(&w, 5555 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
+	KUNIT_EXPECT_EQ(test, w.start_ns, 5500 * MS);
+}
+
+/* window_length_change_closes_early - the old window ends with its length */
+static void window_length_change_closes_early(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_roll(&w, 1220 * MS, 1000 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, closed.len_ns, 100 * MS);
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1000 * MS);
+	KUNIT_EXPECT_EQ(test, w.len_ns, 1000 * MS);
+}
+
+/* window_older_event_stays_in_open_window - clocks of CPUs disagree */
+static void window_older_event_stays_in_open_window(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1300 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1299 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1300 * MS);
+}
+
+/* window_flush_closes_only_ended_windows - a quiet CPU's last window */
+static void window_flush_closes_only_ended_windows(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_flush(&w, 9999 * MS, 100 * MS, &closed));
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_flush(&w, 1299 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_TRUE(test, w.open);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_flush(&w, 1300 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
+	KUNIT_EXPECT_FALSE(test, w.open);
+	/* Closed once: a second flush and the next event report nothing more. */
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_flush(&w, 1400 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1400 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1400 * MS);
+}
+
+/* window_flush_with_zero_length_closes_any_open - unload path */
+static void window_flush_with_zero_length_closes_any_open(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_flush(&w, 1211 * MS, 0, &closed));
+	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
+}
+
+static struct kunit_case teeprobe_window_cases[] = {
+	KUNIT_CASE(window_first_event_opens_aligned_window),
+	KUNIT_CASE(window_events_inside_do_not_roll),
+	KUNIT_CASE(window_boundary_closes_previous),
+	KUNIT_CASE(window_gap_skips_empty_windows),
+	KUNIT_CASE(window_length_change_closes_early),
+	KUNIT_CASE(window_older_event_stays_in_open_window),
+	KUNIT_CASE(window_flush_closes_only_ended_windows),
+	KUNIT_CASE(window_flush_with_zero_length_closes_any_open),
+	{}
+};
+
+static struct kunit_suite teeprobe_window_suite = {
+	.name = "teeprobe_window",
+	.test_cases = teeprobe_window_cases,
+};
+
 kunit_test_suites(&teeprobe_hist_suite, &teeprobe_tee_cmd_suite,
-		  &teeprobe_offcpu_suite);
+		  &teeprobe_offcpu_suite, &teeprobe_window_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for teeprobe");
