@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report.c - "teeprobe report": summarise a trace.dat recorded with the
- * teeprobe events, read with libtracecmd and libtraceevent.
+ * report.c - "teeprobe report": read a recorded session (libtracecmd and
+ * libtraceevent) and print, per link of the chain, the numbers behind it.
+ *
+ * Two sources, both inside the trace.dat: the events (every TEE ioctl's
+ * exit, the NET_RX window summaries) and the start and end snapshots that
+ * "teeprobe record" writes as markers (the module's debugfs counters and
+ * histograms, /proc/stat, /proc/softirqs, /proc/net/dev and the Tcp
+ * counters). Totals and rates come from the snapshots when the file has
+ * them; TEE latency percentiles from the events (exact) or else from the
+ * histograms (upper bounds).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,39 +22,277 @@
 #include <trace-cmd.h>
 
 #include "module.h"
+#include "snapshot.h"
+#include "stats.h"
+#include "table.h"
 #include "teeprobe.h"
 #include "utils.h"
 
-#define MAX_EVENT_KINDS 64
+#define MAX_KINDS	64
+#define MAX_CMDS	32
+#define MAX_THREADS	1024
+#define MAX_CPUS	256
+#define TOP_THREADS	5
 
-struct event_count {
+struct samples {
+	unsigned long long *v;
+	size_t n, cap;
+};
+
+struct cmd_events {
+	unsigned int id;
+	char name[32];
+	struct samples duration;
+	double total_ns, offcpu_ns, runq_ns, queue_wait_ns;
+	unsigned long long errors;
+};
+
+struct thread_events {
+	int tid;
+	char comm[32];
+	unsigned long long calls;
+	double total_ns, offcpu_ns;
+};
+
+struct event_kind {
 	int id;
-	const char *name;
+	char name[64];
 	unsigned long long count;
 };
 
+struct netrx_windows {
+	unsigned long long windows;
+	double runs, packets, raises, ksoftirqd_runs;
+	double first_start, last_end;	/* seconds */
+};
+
 struct report {
-	struct event_count kinds[MAX_EVENT_KINDS];
+	struct snapshot snap[2];		/* start, end */
+	struct snap_source pending[2];		/* a line in pieces */
+	struct event_kind kinds[MAX_KINDS];
 	int nr_kinds;
-	unsigned long long teeprobe_events;
-	unsigned long long other_events;
-	unsigned long long missed_events;
+	struct cmd_events cmds[MAX_CMDS];
+	int nr_cmds;
+	struct thread_events threads[MAX_THREADS];
+	int nr_threads;
+	unsigned long long threads_overflow;
+	struct netrx_windows win[MAX_CPUS];
+	unsigned long long teeprobe_events, other_events, missed_events;
+	unsigned long long markers;
 	unsigned long long first_ts, last_ts;
+	struct trace_seq seq;
+};
+
+struct report_opts {
+	const char *input;
+	bool json;
+	bool hist;
+	bool header;
 };
 
 /* report_usage - help for teeprobe report */
 static void report_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: teeprobe report [-i FILE] [-h]\n\n"
-		"  -i, --input FILE   trace.dat to read (default: trace.dat)\n\n"
-		"Counts the teeprobe events of a recording per event, with the\n"
-		"time span and the events the ring buffer lost.\n");
+		"usage: teeprobe report [-i FILE] [--json] [--no-hist] [--no-header] [-h]\n\n"
+		"  -i, --input FILE   trace.dat to read (default: trace.dat)\n"
+		"      --json         one JSON object with the same numbers\n"
+		"      --no-hist      leave out the histograms\n"
+		"      --no-header    histograms without their header lines\n\n"
+		"Prints, from a session recorded with 'teeprobe record': the CPU\n"
+		"context (%%system, %%softirq), TEE ioctls by command (calls,\n"
+		"latency percentiles, blocked share, top threads), NET_RX per CPU\n"
+		"(runs/s against packets/s, raise->entry delay percentiles,\n"
+		"ksoftirqd share, re-raises), TCP counters, lost events, and the\n"
+		"delay histograms with one column per CPU. A trace.dat recorded\n"
+		"with 'trace-cmd record -e teeprobe' gives what its events hold.\n");
 }
 
-/* count_record - callback for every record of the file */
-static int count_record(struct tracecmd_input *handle, struct tep_record *record,
-			int cpu, void *data)
+/* samples_add - append one value */
+static void samples_add(struct samples *s, unsigned long long v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 1024;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			fatal("out of memory\n");
+	}
+	s->v[s->n++] = v;
+}
+
+/* field - a numeric field of a record, 0 when absent */
+static unsigned long long field(struct tep_event *event,
+				struct tep_record *record, const char *name)
+{
+	unsigned long long v = 0;
+
+	tep_get_field_val(NULL, event, name, record, &v, 0);
+	return v;
+}
+
+/* cmd_name - the command's name as the event prints it ("cmd=INVOKE") */
+static void cmd_name(struct report *r, struct tep_event *event,
+		     struct tep_record *record, char *name, size_t len)
+{
+	const char *p;
+	size_t n;
+
+	trace_seq_reset(&r->seq);
+	tep_print_event(event->tep, &r->seq, record, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&r->seq);
+	p = strstr(r->seq.buffer, "cmd=");
+	if (!p) {
+		snprintf(name, len, "OTHER");
+		return;
+	}
+	p += 4;
+	n = strcspn(p, " ");
+	snprintf(name, len, "%.*s", (int)(n < len ? n : len - 1), p);
+}
+
+/* on_tee_exit - one TEE ioctl ended */
+static void on_tee_exit(struct report *r, struct tep_event *event,
+			struct tep_record *record)
+{
+	unsigned int id = field(event, record, "cmd");
+	unsigned long long d = field(event, record, "duration_ns");
+	unsigned long long off = field(event, record, "offcpu_ns");
+	struct cmd_events *c = NULL;
+	struct thread_events *t = NULL;
+	long long ret;
+	int i, tid;
+
+	for (i = 0; i < r->nr_cmds; i++)
+		if (r->cmds[i].id == id)
+			c = &r->cmds[i];
+	if (!c && r->nr_cmds < MAX_CMDS) {
+		c = &r->cmds[r->nr_cmds++];
+		c->id = id;
+		cmd_name(r, event, record, c->name, sizeof(c->name));
+	}
+	if (c) {
+		samples_add(&c->duration, d);
+		c->total_ns += d;
+		c->offcpu_ns += off;
+		c->runq_ns += field(event, record, "runq_ns");
+		c->queue_wait_ns += field(event, record, "queue_wait_ns");
+		ret = (long long)field(event, record, "ret");
+		c->errors += ret < 0;
+	}
+	tid = tep_data_pid(event->tep, record);
+	for (i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].tid == tid)
+			t = &r->threads[i];
+	if (!t && r->nr_threads < MAX_THREADS) {
+		t = &r->threads[r->nr_threads++];
+		t->tid = tid;
+		snprintf(t->comm, sizeof(t->comm), "%s",
+			 tep_data_comm_from_pid(event->tep, tid));
+	}
+	if (!t) {
+		r->threads_overflow++;
+		return;
+	}
+	t->calls++;
+	t->total_ns += d;
+	t->offcpu_ns += off;
+}
+
+/* on_netrx_window - one CPU's NET_RX window */
+static void on_netrx_window(struct report *r, struct tep_event *event,
+			    struct tep_record *record)
+{
+	unsigned int cpu = field(event, record, "cpu");
+	struct netrx_windows *w;
+	double start, end;
+
+	if (cpu >= MAX_CPUS)
+		return;
+	w = &r->win[cpu];
+	start = field(event, record, "start_ns") / 1e9;
+	end = start + field(event, record, "len_ns") / 1e9;
+	if (!w->windows || start < w->first_start)
+		w->first_start = start;
+	if (end > w->last_end)
+		w->last_end = end;
+	w->windows++;
+	w->runs += field(event, record, "runs");
+	w->raises += field(event, record, "raises");
+	w->packets += field(event, record, "packets");
+	w->ksoftirqd_runs += field(event, record, "ksoftirqd_runs");
+}
+
+/* on_marker - a print event: maybe one line of a snapshot */
+static void on_marker(struct report *r, struct tep_event *event,
+		      struct tep_record *record)
+{
+	char phase[16], source[64], *text;
+	const char *buf, *line;
+	struct snap_source *pend;
+	struct tep_format_field *f;
+	bool more;
+	int len, p;
+
+	f = tep_find_field(event, "buf");
+	if (!f || f->offset >= record->size)
+		return;
+	/* "char buf[]": the string runs to the end of the record. */
+	buf = (const char *)record->data + f->offset;
+	len = strnlen(buf, record->size - f->offset);
+	if (!len)
+		return;
+	text = strndup(buf, len);
+	if (!text)
+		fatal("out of memory\n");
+	if (snapshot_parse_marker(text, phase, sizeof(phase), source,
+				  sizeof(source), &line))
+		goto out;
+	more = phase[strlen(phase) - 1] == '+';
+	if (more)
+		phase[strlen(phase) - 1] = '\0';
+	if (!strcmp(phase, "start"))
+		p = 0;
+	else if (!strcmp(phase, "end"))
+		p = 1;
+	else
+		goto out;
+	r->markers++;
+	pend = &r->pending[p];
+	if (pend->name && strcmp(pend->name, source)) {
+		free(pend->name);	/* pieces of another line: drop them */
+		pend->name = NULL;
+		pend->len = 0;
+	}
+	if (more || pend->name) {
+		size_t n = strcspn(line, "\n");
+
+		if (!pend->name)
+			pend->name = xstrdup(source);
+		if (pend->len + n + 1 > pend->cap) {
+			pend->cap = (pend->len + n + 1) * 2;
+			pend->text = realloc(pend->text, pend->cap);
+			if (!pend->text)
+				fatal("out of memory\n");
+		}
+		memcpy(pend->text + pend->len, line, n);
+		pend->len += n;
+		pend->text[pend->len] = '\0';
+		if (more)
+			goto out;
+		snapshot_add_line(&r->snap[p], source, pend->text);
+		free(pend->name);
+		pend->name = NULL;
+		pend->len = 0;
+		goto out;
+	}
+	snapshot_add_line(&r->snap[p], source, line);
+out:
+	free(text);
+}
+
+/* on_record - callback for every record of every buffer of the file */
+static int on_record(struct tracecmd_input *handle, struct tep_record *record,
+		     int cpu, void *data)
 {
 	struct tep_handle *tep = tracecmd_get_tep(handle);
 	struct report *r = data;
@@ -58,6 +304,11 @@ static int count_record(struct tracecmd_input *handle, struct tep_record *record
 		r->missed_events += record->missed_events;
 	id = tep_data_type(tep, record);
 	event = tep_find_event(tep, id);
+	if (event && event->system && !strcmp(event->system, "ftrace") &&
+	    !strcmp(event->name, "print")) {
+		on_marker(r, event, record);
+		return 0;
+	}
 	if (!event || !event->system || strcmp(event->system, TEEPROBE_SYSTEM)) {
 		r->other_events++;
 		return 0;
@@ -67,19 +318,762 @@ static int count_record(struct tracecmd_input *handle, struct tep_record *record
 	if (record->ts > r->last_ts)
 		r->last_ts = record->ts;
 	r->teeprobe_events++;
+	if (!strcmp(event->name, "teeprobe_tee_ioctl_exit"))
+		on_tee_exit(r, event, record);
+	else if (!strcmp(event->name, "teeprobe_netrx_window"))
+		on_netrx_window(r, event, record);
 	for (i = 0; i < r->nr_kinds; i++) {
 		if (r->kinds[i].id == id) {
 			r->kinds[i].count++;
 			return 0;
 		}
 	}
-	if (r->nr_kinds < MAX_EVENT_KINDS) {
+	if (r->nr_kinds < MAX_KINDS) {
 		r->kinds[r->nr_kinds].id = id;
-		r->kinds[r->nr_kinds].name = event->name;
+		snprintf(r->kinds[r->nr_kinds].name,
+			 sizeof(r->kinds[r->nr_kinds].name), "%s", event->name);
 		r->kinds[r->nr_kinds].count = 1;
 		r->nr_kinds++;
 	}
 	return 0;
+}
+
+/* ---- computing from the snapshots ---------------------------------------- */
+
+struct tables {
+	struct table t[2];
+	bool ok;
+};
+
+/* tables_load - @source of both snapshots as tables */
+static void tables_load(struct tables *tb, const struct report *r,
+			const char *source)
+{
+	tb->ok = !table_parse(&tb->t[0], snapshot_text(&r->snap[0], source)) &&
+		 !table_parse(&tb->t[1], snapshot_text(&r->snap[1], source));
+}
+
+/* tables_free - release both tables */
+static void tables_free(struct tables *tb)
+{
+	table_free(&tb->t[0]);
+	table_free(&tb->t[1]);
+}
+
+/* delta - end minus start of one value */
+static double delta(const struct tables *tb, const char *k0, const char *k1,
+		    const char *col)
+{
+	return table_get(&tb->t[1], k0, k1, col) -
+	       table_get(&tb->t[0], k0, k1, col);
+}
+
+/* session_seconds - from the snapshots, else from the events */
+static double session_seconds(const struct report *r)
+{
+	const char *a = snapshot_text(&r->snap[0], "time");
+	const char *b = snapshot_text(&r->snap[1], "time");
+
+	if (a && b)
+		return strtod(b, NULL) - strtod(a, NULL);
+	return (r->last_ts - r->first_ts) / 1e9;
+}
+
+/* snap_lines_value - "KEY v" lines: value of @key in a snapshot source */
+static double snap_value(const struct snapshot *s, const char *source)
+{
+	const char *t = snapshot_text(s, source);
+
+	return t ? strtod(t, NULL) : 0;
+}
+
+/* cpu_times - one "cpuN ..." line of /proc/stat (jiffies by kind) */
+struct cpu_times {
+	double user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
+/* parse_cpu_line - @name's line of a proc_stat snapshot */
+static bool parse_cpu_line(const char *text, const char *name,
+			   struct cpu_times *c)
+{
+	char key[32], *copy, *line, *save = NULL;
+	bool found = false;
+
+	if (!text)
+		return false;
+	copy = xstrdup(text);
+	for (line = strtok_r(copy, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		memset(c, 0, sizeof(*c));
+		if (sscanf(line, "%31s %lf %lf %lf %lf %lf %lf %lf %lf", key,
+			   &c->user, &c->nice, &c->system, &c->idle, &c->iowait,
+			   &c->irq, &c->softirq, &c->steal) >= 8 &&
+		    !strcmp(key, name))
+			found = true;
+	}
+	free(copy);
+	return found;
+}
+
+/* cpu_shares - %user %system %softirq %irq %idle of one CPU line */
+static bool cpu_shares(const struct report *r, const char *name, double pct[5])
+{
+	struct cpu_times a, b;
+	double total;
+
+	if (!parse_cpu_line(snapshot_text(&r->snap[0], "proc_stat"), name, &a) ||
+	    !parse_cpu_line(snapshot_text(&r->snap[1], "proc_stat"), name, &b))
+		return false;
+	total = (b.user + b.nice + b.system + b.idle + b.iowait + b.irq +
+		 b.softirq + b.steal) -
+		(a.user + a.nice + a.system + a.idle + a.iowait + a.irq +
+		 a.softirq + a.steal);
+	pct[0] = 100 * share(b.user + b.nice - a.user - a.nice, total);
+	pct[1] = 100 * share(b.system - a.system, total);
+	pct[2] = 100 * share(b.softirq - a.softirq, total);
+	pct[3] = 100 * share(b.irq - a.irq, total);
+	pct[4] = 100 * share(b.idle + b.iowait - a.idle - a.iowait, total);
+	return true;
+}
+
+/* hist_delta - a histogram row set (@key, CPU column @col) end - start */
+static double hist_delta(const struct tables *tb, const char *key,
+			 const char *col, double bucket[HIST_BUCKETS])
+{
+	double total = 0, v;
+	int p, i, c;
+
+	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
+	for (p = 0; p < 2; p++) {
+		const struct table *t = &tb->t[p];
+
+		c = table_col(t, col);
+		for (i = 0; c >= 0 && i < t->nrows; i++) {
+			if (t->nfields[i] < 2 || strcmp(t->rows[i][0], key))
+				continue;
+			v = table_num(t, i, c);
+			bucket[hist_bucket_of(strtoull(t->rows[i][1], NULL, 10))] +=
+				p ? v : -v;
+		}
+	}
+	for (i = 0; i < HIST_BUCKETS; i++)
+		total += bucket[i];
+	return total;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+/* json_sep - a comma between members */
+static const char *json_sep(bool *first)
+{
+	if (*first) {
+		*first = false;
+		return "";
+	}
+	return ",";
+}
+
+/* print_context - the CPU context, per CPU and all */
+static void print_context(const struct report *r, const struct report_opts *o,
+			  int ncpus)
+{
+	double pct[5];
+	char name[16];
+	bool first = true;
+	int cpu;
+
+	if (!cpu_shares(r, "cpu", pct)) {
+		if (o->json)
+			printf(",\"cpu\":null");
+		else
+			printf("CPU context: not in this file (record with teeprobe record)\n\n");
+		return;
+	}
+	if (o->json) {
+		printf(",\"cpu\":{\"all\":{\"user\":%.2f,\"system\":%.2f,\"softirq\":%.2f,\"irq\":%.2f,\"idle\":%.2f},\"per_cpu\":[",
+		       pct[0], pct[1], pct[2], pct[3], pct[4]);
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			snprintf(name, sizeof(name), "cpu%d", cpu);
+			if (!cpu_shares(r, name, pct))
+				continue;
+			printf("%s{\"cpu\":%d,\"user\":%.2f,\"system\":%.2f,\"softirq\":%.2f,\"irq\":%.2f,\"idle\":%.2f}",
+			       json_sep(&first), cpu, pct[0], pct[1], pct[2],
+			       pct[3], pct[4]);
+		}
+		printf("]}");
+		return;
+	}
+	printf("CPU context (%% of CPU time)\n");
+	printf("  %-5s %8s %8s %8s %8s %8s\n", "cpu", "%user", "%system",
+	       "%softirq", "%irq", "%idle");
+	printf("  %-5s %8.2f %8.2f %8.2f %8.2f %8.2f\n", "all", pct[0], pct[1],
+	       pct[2], pct[3], pct[4]);
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		if (cpu_shares(r, name, pct))
+			printf("  %-5d %8.2f %8.2f %8.2f %8.2f %8.2f\n", cpu,
+			       pct[0], pct[1], pct[2], pct[3], pct[4]);
+	}
+	printf("\n");
+}
+
+/* cmp_thread - longest total time first */
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct thread_events *x = a, *y = b;
+
+	return x->total_ns < y->total_ns ? 1 : x->total_ns > y->total_ns ? -1 : 0;
+}
+
+/* print_tee - TEE ioctls by command, then the top threads */
+static void print_tee(struct report *r, const struct report_opts *o,
+		      double seconds)
+{
+	struct tables tb = { 0 };
+	bool first = true, from_snap;
+	double calls, total, off, runq, qw, errors, p50, p99, max;
+	double bucket[HIST_BUCKETS];
+	struct cmd_events *c;
+	int i, row, n;
+
+	tables_load(&tb, r, "tee_stats");
+	from_snap = tb.ok;
+	if (o->json)
+		printf(",\"tee\":{\"source\":\"%s\",\"commands\":[",
+		       from_snap ? "snapshots" : "events");
+	else
+		printf("TEE ioctls by command (%s; percentiles from %s)\n"
+		       "  %-14s %8s %9s %6s %10s %10s %10s %10s %8s %6s %8s %6s\n",
+		       from_snap ? "counts from the module's counters" :
+				   "counts from the events",
+		       r->nr_cmds ? "every call's event" : "histograms, upper bounds",
+		       "cmd", "calls", "calls/s", "errors", "mean_us", "p50_us",
+		       "p99_us", "max_us", "blocked%", "runq%", "on-cpu%",
+		       "wait%");
+	n = from_snap ? tb.t[1].nrows : r->nr_cmds;
+	for (i = 0; i < n; i++) {
+		const char *name;
+
+		c = NULL;
+		if (from_snap) {
+			row = i;
+			if (tb.t[1].nfields[row] < 2 ||
+			    strcmp(tb.t[1].rows[row][0], "all"))
+				continue;
+			name = tb.t[1].rows[row][1];
+			calls = delta(&tb, "all", name, "calls");
+			errors = delta(&tb, "all", name, "errors");
+			total = delta(&tb, "all", name, "total_ns");
+			off = delta(&tb, "all", name, "offcpu_ns");
+			runq = delta(&tb, "all", name, "runq_ns");
+			qw = delta(&tb, "all", name, "queue_wait_ns");
+			for (row = 0; row < r->nr_cmds; row++)
+				if (!strcmp(r->cmds[row].name, name))
+					c = &r->cmds[row];
+		} else {
+			c = &r->cmds[i];
+			name = c->name;
+			calls = c->duration.n;
+			errors = c->errors;
+			total = c->total_ns;
+			off = c->offcpu_ns;
+			runq = c->runq_ns;
+			qw = c->queue_wait_ns;
+		}
+		if (calls <= 0)
+			continue;
+		if (c && c->duration.n) {
+			sort_u64(c->duration.v, c->duration.n);
+			p50 = pct_sorted(c->duration.v, c->duration.n, 50);
+			p99 = pct_sorted(c->duration.v, c->duration.n, 99);
+			max = c->duration.v[c->duration.n - 1];
+		} else {
+			struct tables th = { 0 };
+
+			tables_load(&th, r, "tee_hist");
+			max = delta(&tb, "all", name, "max_ns");
+			if (max < 0)
+				max = table_get(&tb.t[1], "all", name, "max_ns");
+			hist_delta(&th, name, "all", bucket);
+			p50 = hist_pct(bucket, max, 50);
+			p99 = hist_pct(bucket, max, 99);
+			tables_free(&th);
+		}
+		if (o->json) {
+			printf("%s{\"cmd\":\"%s\",\"calls\":%.0f,\"calls_per_s\":%.2f,\"errors\":%.0f,\"total_ns\":%.0f,\"offcpu_ns\":%.0f,\"runq_ns\":%.0f,\"queue_wait_ns\":%.0f,\"mean_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%.0f,\"blocked_share\":%.4f}",
+			       json_sep(&first), name, calls, rate(calls, seconds),
+			       errors, total, off, runq, qw, total / calls, p50,
+			       p99, max, share(off, total));
+		} else {
+			printf("  %-14s %8.0f %9.1f %6.0f %10.1f %10.1f %10.1f %10.1f %8.1f %6.1f %8.1f %6.1f\n",
+			       name, calls, rate(calls, seconds), errors,
+			       total / calls / 1e3, p50 / 1e3, p99 / 1e3,
+			       max / 1e3, 100 * share(off, total),
+			       100 * share(runq, total),
+			       100 * share(total - off - runq, total),
+			       100 * share(qw, total));
+		}
+	}
+	if (!o->json && first && !n)
+		printf("  (no TEE ioctls)\n");
+	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);
+	if (o->json) {
+		printf("],\"threads\":[");
+		first = true;
+		for (i = 0; i < r->nr_threads && i < TOP_THREADS; i++)
+			printf("%s{\"tid\":%d,\"comm\":\"%s\",\"calls\":%llu,\"total_ns\":%.0f,\"offcpu_ns\":%.0f}",
+			       json_sep(&first), r->threads[i].tid,
+			       r->threads[i].comm, r->threads[i].calls,
+			       r->threads[i].total_ns, r->threads[i].offcpu_ns);
+		printf("]}");
+	} else if (r->nr_threads) {
+		printf("  top threads by time in TEE ioctls:\n"
+		       "  %-8s %-16s %8s %12s %8s\n", "tid", "comm", "calls",
+		       "total_ms", "blocked%");
+		for (i = 0; i < r->nr_threads && i < TOP_THREADS; i++)
+			printf("  %-8d %-16s %8llu %12.1f %8.1f\n",
+			       r->threads[i].tid, r->threads[i].comm,
+			       r->threads[i].calls, r->threads[i].total_ns / 1e6,
+			       100 * share(r->threads[i].offcpu_ns,
+					   r->threads[i].total_ns));
+	}
+	if (!o->json)
+		printf("\n");
+	tables_free(&tb);
+}
+
+/* netrx_row - the NET_RX figures of one CPU (or "all") */
+struct netrx_row {
+	double runs, raises, packets, ksoftirqd, reraises, budget_full;
+	double inl[3], ksd[3];	/* p50, p99, max in ns */
+};
+
+/* netrx_compute - from the snapshots' netrx_stats and netrx_hist */
+static void netrx_compute(const struct tables *st, const struct tables *hi,
+			  const char *cpu, struct netrx_row *x)
+{
+	double bucket[HIST_BUCKETS];
+	char col[16];
+
+	x->runs = delta(st, cpu, NULL, "runs");
+	x->raises = delta(st, cpu, NULL, "raises");
+	x->packets = delta(st, cpu, NULL, "packets");
+	x->ksoftirqd = delta(st, cpu, NULL, "ksoftirqd_runs");
+	x->reraises = delta(st, cpu, NULL, "reraises");
+	x->budget_full = delta(st, cpu, NULL, "budget_full");
+	snprintf(col, sizeof(col), strcmp(cpu, "all") ? "cpu%s" : "%s", cpu);
+	/* Maxima are not differences: the end's max bounds the session's. */
+	x->inl[2] = table_get(&st->t[1], cpu, NULL, "inline_delay_max_ns");
+	x->ksd[2] = table_get(&st->t[1], cpu, NULL, "ksoftirqd_delay_max_ns");
+	hist_delta(hi, "inline_delay", col, bucket);
+	x->inl[0] = hist_pct(bucket, x->inl[2], 50);
+	x->inl[1] = hist_pct(bucket, x->inl[2], 99);
+	hist_delta(hi, "ksoftirqd_delay", col, bucket);
+	x->ksd[0] = hist_pct(bucket, x->ksd[2], 50);
+	x->ksd[1] = hist_pct(bucket, x->ksd[2], 99);
+}
+
+/* print_netrx - NET_RX per CPU and the NICs' receive rates */
+static void print_netrx(const struct report *r, const struct report_opts *o,
+			double seconds, int ncpus)
+{
+	struct tables st = { 0 }, hi = { 0 };
+	struct netrx_row x;
+	bool first = true;
+	char cpu[16];
+	int i;
+
+	tables_load(&st, r, "netrx_stats");
+	tables_load(&hi, r, "netrx_hist");
+	if (!st.ok) {
+		/* A plain trace-cmd recording: the windows are all there is. */
+		if (o->json)
+			printf(",\"netrx\":{\"source\":\"windows\",\"per_cpu\":[");
+		else
+			printf("NET_RX per CPU (from the window summaries)\n"
+			       "  %-5s %8s %10s %10s %10s\n", "cpu", "windows",
+			       "runs/s", "packets/s", "ksoftirqd%");
+		for (i = 0; i < MAX_CPUS; i++) {
+			const struct netrx_windows *w = &r->win[i];
+			double span = w->last_end - w->first_start;
+
+			if (!w->windows)
+				continue;
+			if (o->json)
+				printf("%s{\"cpu\":%d,\"windows\":%llu,\"runs\":%.0f,\"packets\":%.0f,\"runs_per_s\":%.2f,\"packets_per_s\":%.2f,\"ksoftirqd_share\":%.4f}",
+				       json_sep(&first), i, w->windows, w->runs,
+				       w->packets, rate(w->runs, span),
+				       rate(w->packets, span),
+				       share(w->ksoftirqd_runs, w->runs));
+			else
+				printf("  %-5d %8llu %10.1f %10.1f %10.1f\n", i,
+				       w->windows, rate(w->runs, span),
+				       rate(w->packets, span),
+				       100 * share(w->ksoftirqd_runs, w->runs));
+		}
+		if (o->json)
+			printf("]}");
+		else
+			printf("\n");
+		goto out;
+	}
+	if (o->json)
+		printf(",\"netrx\":{\"source\":\"snapshots\",\"per_cpu\":[");
+	else
+		printf("NET_RX per CPU (raise->entry delays in us: inline = at irq exit or bh enable,\n"
+		       "ksoftirqd = deferred to ksoftirqd; percentiles are upper bounds)\n"
+		       "  %-5s %9s %10s %10s %8s %10s %8s %8s %8s %8s %8s %8s %8s\n",
+		       "cpu", "runs/s", "raises/s", "packets/s", "pkt/run",
+		       "ksoftirqd%", "reraise", "inl_p50", "inl_p99", "inl_max",
+		       "ksd_p50", "ksd_p99", "ksd_max");
+	for (i = 0; i <= ncpus; i++) {
+		if (i == ncpus)
+			snprintf(cpu, sizeof(cpu), "all");
+		else
+			snprintf(cpu, sizeof(cpu), "%d", i);
+		if (table_find(&st.t[1], cpu, NULL) < 0)
+			continue;
+		netrx_compute(&st, &hi, cpu, &x);
+		if (o->json) {
+			printf("%s{\"cpu\":\"%s\",\"runs\":%.0f,\"raises\":%.0f,\"packets\":%.0f,\"ksoftirqd_runs\":%.0f,\"reraises\":%.0f,\"budget_full\":%.0f,\"runs_per_s\":%.2f,\"packets_per_s\":%.2f,\"inline_delay_p50_ns\":%.0f,\"inline_delay_p99_ns\":%.0f,\"inline_delay_max_ns\":%.0f,\"ksoftirqd_delay_p50_ns\":%.0f,\"ksoftirqd_delay_p99_ns\":%.0f,\"ksoftirqd_delay_max_ns\":%.0f}",
+			       json_sep(&first), cpu, x.runs, x.raises,
+			       x.packets, x.ksoftirqd, x.reraises,
+			       x.budget_full, rate(x.runs, seconds),
+			       rate(x.packets, seconds), x.inl[0], x.inl[1],
+			       x.inl[2], x.ksd[0], x.ksd[1], x.ksd[2]);
+		} else {
+			printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8.0f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+			       cpu, rate(x.runs, seconds), rate(x.raises, seconds),
+			       rate(x.packets, seconds), share(x.packets, x.runs),
+			       100 * share(x.ksoftirqd, x.runs), x.reraises,
+			       x.inl[0] / 1e3, x.inl[1] / 1e3, x.inl[2] / 1e3,
+			       x.ksd[0] / 1e3, x.ksd[1] / 1e3, x.ksd[2] / 1e3);
+		}
+	}
+	if (o->json)
+		printf("]}");
+	else
+		printf("\n");
+out:
+	tables_free(&st);
+	tables_free(&hi);
+}
+
+/* nic_rx - rx packets of @dev in a net_dev snapshot, -1 when absent */
+static double nic_rx(const char *text, const char *dev)
+{
+	char *copy, *line, *save = NULL, *colon;
+	double v = -1;
+	size_t n = strlen(dev);
+
+	if (!text)
+		return -1;
+	copy = xstrdup(text);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, " ");
+		colon = strchr(line, ':');
+		if (colon && (size_t)(colon - line) == n &&
+		    !strncmp(line, dev, n)) {
+			double bytes;
+
+			if (sscanf(colon + 1, "%lf %lf", &bytes, &v) != 2)
+				v = -1;
+			break;
+		}
+	}
+	free(copy);
+	return v;
+}
+
+/* print_nics - receive rate of every interface that received packets */
+static void print_nics(const struct report *r, const struct report_opts *o,
+		       double seconds)
+{
+	const char *end = snapshot_text(&r->snap[1], "net_dev");
+	const char *start = snapshot_text(&r->snap[0], "net_dev");
+	char *copy, *line, *save = NULL, dev[64];
+	bool first = true;
+	double a, b;
+
+	if (o->json)
+		printf(",\"nics\":[");
+	else if (end)
+		printf("NIC receive (/proc/net/dev)\n");
+	copy = xstrdup(end ? end : "");
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, " %63[^:]:", dev) != 1 || strchr(dev, '|'))
+			continue;
+		b = nic_rx(end, dev);
+		a = nic_rx(start, dev);
+		if (a < 0 || b <= a)
+			continue;
+		if (o->json)
+			printf("%s{\"dev\":\"%s\",\"rx_packets\":%.0f,\"rx_packets_per_s\":%.2f}",
+			       json_sep(&first), dev, b - a, rate(b - a, seconds));
+		else
+			printf("  %-12s %10.0f packets %10.1f/s\n", dev, b - a,
+			       rate(b - a, seconds));
+	}
+	free(copy);
+	if (o->json)
+		printf("]");
+	else if (end)
+		printf("\n");
+}
+
+/* snmp_delta - a Tcp/TcpExt counter by name ("Tcp:" header, values) */
+static double snmp_delta(const struct report *r, const char *source,
+			 const char *name)
+{
+	double v[2] = { 0, 0 };
+	int p;
+
+	for (p = 0; p < 2; p++) {
+		const char *text = snapshot_text(&r->snap[p], source);
+		char *copy, *hdr, *val, *save = NULL, *hs = NULL, *vs = NULL;
+		char *h, *x;
+
+		if (!text)
+			return 0;
+		copy = xstrdup(text);
+		hdr = strtok_r(copy, "\n", &save);
+		val = strtok_r(NULL, "\n", &save);
+		if (hdr && val) {
+			h = strtok_r(hdr, " ", &hs);
+			x = strtok_r(val, " ", &vs);
+			while (h && x) {
+				if (!strcmp(h, name))
+					v[p] = strtod(x, NULL);
+				h = strtok_r(NULL, " ", &hs);
+				x = strtok_r(NULL, " ", &vs);
+			}
+		}
+		free(copy);
+	}
+	return v[1] - v[0];
+}
+
+/* print_tcp - the kernel's own TCP counters over the session */
+static void print_tcp(const struct report *r, const struct report_opts *o,
+		      double seconds)
+{
+	static const struct { const char *src, *name; } c[] = {
+		{ "snmp", "PassiveOpens" }, { "snmp", "ActiveOpens" },
+		{ "snmp", "AttemptFails" }, { "snmp", "RetransSegs" },
+		{ "netstat", "ListenOverflows" }, { "netstat", "ListenDrops" },
+		{ "netstat", "TCPSynRetrans" }, { "netstat", "TCPReqQFullDrop" },
+	};
+	bool first = true;
+	unsigned int i;
+
+	if (!snapshot_text(&r->snap[1], "snmp")) {
+		if (o->json)
+			printf(",\"tcp\":null");
+		return;
+	}
+	if (o->json)
+		printf(",\"tcp\":{");
+	else
+		printf("TCP (the kernel's counters, all sockets)\n");
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		double d = snmp_delta(r, c[i].src, c[i].name);
+
+		if (o->json)
+			printf("%s\"%s\":%.0f", json_sep(&first), c[i].name, d);
+		else
+			printf("  %-18s %10.0f %10.1f/s\n", c[i].name, d,
+			       rate(d, seconds));
+	}
+	if (o->json)
+		printf("}");
+	else
+		printf("\n");
+}
+
+/* print_hist - one histogram set, rtla style: a column per CPU */
+static void print_hist(const struct report *r, const struct report_opts *o,
+		       const char *source, const char *key, const char *title,
+		       int ncpus)
+{
+	double b[MAX_CPUS + 1][HIST_BUCKETS], total[MAX_CPUS + 1], row;
+	struct tables tb = { 0 };
+	char col[16];
+	int c, i, ncol = ncpus + 1;
+
+	if (ncol > MAX_CPUS + 1)
+		ncol = MAX_CPUS + 1;
+	tables_load(&tb, r, source);
+	if (!tb.ok)
+		goto out;
+	for (c = 0; c < ncol; c++) {
+		if (c == ncol - 1)
+			snprintf(col, sizeof(col), "all");
+		else
+			snprintf(col, sizeof(col), "cpu%d", c);
+		total[c] = hist_delta(&tb, key, col, b[c]);
+	}
+	if (total[ncol - 1] <= 0)
+		goto out;
+	if (o->header) {
+		printf("# %s\n# %-12s", title, "Index(us)");
+		for (c = 0; c < ncol - 1; c++)
+			printf(" %9s%03d", "CPU-", c);
+		printf(" %12s\n", "all");
+	}
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		row = 0;
+		for (c = 0; c < ncol; c++)
+			row += b[c][i];
+		if (row <= 0)
+			continue;
+		printf("  %-12.0f", i ? (double)(1ULL << i) / 1e3 : 0);
+		for (c = 0; c < ncol; c++)
+			printf(" %12.0f", b[c][i]);
+		printf("\n");
+	}
+	if (o->header) {
+		printf("  %-12s", "count:");
+		for (c = 0; c < ncol; c++)
+			printf(" %12.0f", total[c]);
+		printf("\n");
+	}
+	printf("\n");
+out:
+	tables_free(&tb);
+}
+
+/* print_report - every section, text or JSON */
+static void print_report(struct report *r, const struct report_opts *o)
+{
+	double seconds = session_seconds(r);
+	int ncpus = (int)snap_value(&r->snap[1], "nproc");
+	double tee_missed = 0, untracked = 0;
+	struct tables tp = { 0 }, ts = { 0 };
+	const char *uname = snapshot_text(&r->snap[1], "uname");
+	double ring = snap_value(&r->snap[1], "ring_losses");
+	bool first = true;
+	int i;
+
+	if (ncpus <= 0) {
+		for (i = 0; i < MAX_CPUS; i++)
+			if (r->win[i].windows)
+				ncpus = i + 1;
+	}
+	tables_load(&tp, r, "tee_probes");
+	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
+		if (tp.t[1].nfields[i] > 0)
+			tee_missed += delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
+	tables_free(&tp);
+	tables_load(&ts, r, "tee_stats");
+	if (ts.ok) {
+		const char *a = strstr(snapshot_text(&r->snap[0], "tee_stats"), "# untracked ");
+		const char *b = strstr(snapshot_text(&r->snap[1], "tee_stats"), "# untracked ");
+
+		if (a && b)
+			untracked = strtod(b + 12, NULL) - strtod(a + 12, NULL);
+	}
+	tables_free(&ts);
+
+	if (o->json) {
+		printf("{\"file\":\"%s\",\"seconds\":%.3f,\"cpus\":%d,\"snapshots\":%s,\"events\":{",
+		       o->input, seconds, ncpus,
+		       snapshot_text(&r->snap[1], "time") ? "true" : "false");
+		for (i = 0; i < r->nr_kinds; i++)
+			printf("%s\"%s\":%llu", json_sep(&first),
+			       r->kinds[i].name, r->kinds[i].count);
+		printf("},\"other_events\":%llu,\"lost\":{\"ring_buffer\":%.0f,\"missed_events\":%llu,\"tee_kretprobe_missed\":%.0f,\"tee_untracked\":%.0f}",
+		       r->other_events, ring, r->missed_events, tee_missed,
+		       untracked);
+	} else {
+		printf("teeprobe report: %s\n", o->input);
+		printf("  %.*s%s%d CPUs, %.3f s\n",
+		       uname ? (int)strcspn(uname, "\n") : 0, uname ? uname : "",
+		       uname ? ", " : "", ncpus, seconds);
+		printf("  events:");
+		for (i = 0; i < r->nr_kinds; i++)
+			printf(" %s %llu", r->kinds[i].name, r->kinds[i].count);
+		printf("; %llu others\n", r->other_events);
+		printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked\n\n",
+		       ring, r->missed_events, tee_missed, untracked);
+	}
+	print_context(r, o, ncpus);
+	print_tee(r, o, seconds);
+	print_netrx(r, o, seconds, ncpus);
+	print_nics(r, o, seconds);
+	print_tcp(r, o, seconds);
+	if (o->json) {
+		printf("}\n");
+		return;
+	}
+	if (o->hist) {
+		print_hist(r, o, "netrx_hist", "inline_delay",
+			   "NET_RX raise->entry delay, inline runs: runs per bucket",
+			   ncpus);
+		print_hist(r, o, "netrx_hist", "ksoftirqd_delay",
+			   "NET_RX raise->entry delay, ksoftirqd runs: runs per bucket",
+			   ncpus);
+	}
+}
+
+/* read_file - every buffer of @input into @r; 0, or -1 with a message */
+static int read_file(const char *input, struct report *r)
+{
+	struct tracecmd_input *handle, *inst;
+	struct stat st;
+	int i, n, ret = 0;
+
+	if (stat(input, &st) < 0) {
+		err_msg("report: cannot open %s: %s\n", input, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_msg("report: %s is not a regular file\n", input);
+		return -1;
+	}
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle) {
+		err_msg("report: %s is not a readable trace.dat (truncated, or "
+			"not written by trace-cmd)\n", input);
+		return -1;
+	}
+	if (tracecmd_iterate_events(handle, NULL, 0, on_record, r) < 0)
+		ret = -1;
+	/* teeprobe record writes into its own instance: a buffer of its own. */
+	n = tracecmd_buffer_instances(handle);
+	for (i = 0; i < n && !ret; i++) {
+		inst = tracecmd_buffer_instance_handle(handle, i);
+		if (!inst) {
+			ret = -1;
+			break;
+		}
+		if (tracecmd_iterate_events(inst, NULL, 0, on_record, r) < 0)
+			ret = -1;
+		tracecmd_close(inst);
+	}
+	tracecmd_close(handle);
+	if (ret)
+		err_msg("report: %s is damaged: its events cannot all be read\n",
+			input);
+	return ret;
+}
+
+/* report_free - release what reading allocated */
+static void report_free(struct report *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_cmds; i++)
+		free(r->cmds[i].duration.v);
+	for (i = 0; i < 2; i++) {
+		snapshot_free(&r->snap[i]);
+		free(r->pending[i].name);
+		free(r->pending[i].text);
+	}
+	trace_seq_destroy(&r->seq);
+	free(r);
 }
 
 /* report_main - entry point of teeprobe report */
@@ -87,19 +1081,30 @@ int report_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-hist", no_argument, NULL, 'H' },
+		{ "no-header", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *input = "trace.dat";
-	struct tracecmd_input *handle;
+	struct report_opts o = { .input = "trace.dat", .hist = true,
+				 .header = true };
 	struct report *r;
-	struct stat st;
-	int c, i;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			input = optarg;
+			o.input = optarg;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'H':
+			o.hist = false;
+			break;
+		case 'N':
+			o.header = false;
 			break;
 		case 'h':
 			report_usage(stdout);
@@ -113,44 +1118,20 @@ int report_main(int argc, char **argv)
 		err_msg("report: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	if (stat(input, &st) < 0) {
-		err_msg("report: cannot open %s: %s\n", input, strerror(errno));
-		return 1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err_msg("report: %s is not a regular file\n", input);
-		return 1;
-	}
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!handle) {
-		err_msg("report: %s is not a readable trace.dat (truncated, or "
-			"not written by trace-cmd)\n", input);
-		return 1;
-	}
 	r = xzalloc(sizeof(*r));
-	if (tracecmd_iterate_events(handle, NULL, 0, count_record, r) < 0) {
-		err_msg("report: error while reading the events of %s\n", input);
-		tracecmd_close(handle);
-		free(r);
+	trace_seq_init(&r->seq);
+	if (read_file(o.input, r)) {
+		report_free(r);
 		return 1;
 	}
-	if (!r->teeprobe_events) {
+	if (!r->teeprobe_events && !r->markers) {
 		err_msg("report: %s holds no teeprobe events (%llu other events); "
-			"record with 'trace-cmd record -e teeprobe'\n",
-			input, r->other_events);
-		tracecmd_close(handle);
-		free(r);
+			"record with 'teeprobe record' or 'trace-cmd record -e teeprobe'\n",
+			o.input, r->other_events);
+		report_free(r);
 		return 1;
 	}
-	printf("file: %s\n", input);
-	printf("teeprobe events: %llu over %.6f s\n", r->teeprobe_events,
-	       (r->last_ts - r->first_ts) / 1e9);
-	for (i = 0; i < r->nr_kinds; i++)
-		printf("  %-32s %llu\n", r->kinds[i].name, r->kinds[i].count);
-	printf("other events: %llu\n", r->other_events);
-	printf("lost events: %llu\n", r->missed_events);
-	tracecmd_close(handle);
-	free(r);
+	print_report(r, &o);
+	report_free(r);
 	return 0;
 }

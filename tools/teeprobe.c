@@ -19,6 +19,7 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "check",  check_main,  "check that the module, debugfs and tracefs are ready" },
+	{ "record", record_main, "record a session into a trace.dat (with trace-cmd)" },
 	{ "report", report_main, "summarise a recorded trace.dat" },
 	{ NULL, NULL, NULL }
 };

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record.c - "teeprobe record": a trace-cmd style recording session.
+ *
+ * Debian's libtracecmd only reads trace.dat files, so the file is written
+ * by trace-cmd itself: teeprobe runs "trace-cmd record" in a private
+ * instance (created by trace-cmd, removed on every exit path; teeprobe
+ * removes it with libtracefs if trace-cmd died without doing so), with the
+ * teeprobe events and the monotonic trace clock, so the module's windows
+ * (start_ns, CLOCK_MONOTONIC) and the events share one time axis.
+ * teeprobe configures the module (pid filter, window length) for the
+ * session and restores it afterwards, and writes a snapshot of the module's
+ * and the host's counters into the trace at the start and at the end (see
+ * snapshot.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "module.h"
+#include "snapshot.h"
+#include "teeprobe.h"
+#include "utils.h"
+
+#define MAX_PIDS	8
+#define MAX_ARGS	128
+
+/* Events left out unless --raw: one per ioctl entry, one per softirq run. */
+static const char *const raw_events[] = {
+	"teeprobe_tee_ioctl_enter",
+	"teeprobe_netrx_run",
+	NULL
+};
+
+struct record_opts {
+	double duration;		/* 0: until Ctrl-C */
+	int pids[MAX_PIDS];
+	int nr_pids;
+	const char *output;
+	const char *cpus;		/* a CPU list, or NULL for all */
+	unsigned int window_ms;		/* 0: leave the module's */
+	bool raw;
+	bool sched;
+	bool quiet;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+/* on_signal - Ctrl-C or SIGTERM: end the session cleanly */
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* record_usage - help for teeprobe record */
+static void record_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: teeprobe record [-d SECONDS] [-p PID]... [-o FILE] [-C CPUS]\n"
+		"                       [-w MS] [--raw] [--sched] [-q] [-h]\n\n"
+		"  -d, --duration SEC  record for SEC seconds (default: until Ctrl-C)\n"
+		"  -p, --pid PID       follow only the TEE calls of process PID\n"
+		"                      (up to %d; default: every process)\n"
+		"  -o, --output FILE   trace file to write (default: trace.dat)\n"
+		"  -C, --cpus LIST     record only these CPUs, e.g. 0-3,8\n"
+		"  -w, --window MS     length of the module's summary windows for\n"
+		"                      this session (10..60000; default: as loaded)\n"
+		"      --raw           also one event per TEE ioctl entry and per\n"
+		"                      NET_RX run (large; for short sessions)\n"
+		"      --sched         also sched:sched_switch\n"
+		"  -q, --quiet         no progress line\n\n"
+		"Records the teeprobe events with trace-cmd into FILE, which\n"
+		"'teeprobe report' and 'trace-cmd report' read. The module must be\n"
+		"loaded; it is configured for the session and restored after. A\n"
+		"snapshot of its counters and of the host's (/proc/stat,\n"
+		"/proc/softirqs, /proc/net/dev, /proc/net/snmp) is written into the\n"
+		"trace at the start and at the end.\n", MAX_PIDS);
+}
+
+/* parse_cpu_list - "0-3,8" to a hex mask for trace-cmd -M */
+static int parse_cpu_list(const char *list, char *mask, size_t len)
+{
+	unsigned long long bits = 0;
+	const char *p = list;
+	char *end;
+	long a, b;
+
+	while (*p) {
+		errno = 0;
+		a = strtol(p, &end, 10);
+		if (end == p || errno || a < 0 || a > 63)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || errno || b < a || b > 63)
+				return -1;
+			p = end;
+		}
+		for (; a <= b; a++)
+			bits |= 1ULL << a;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	if (!bits)
+		return -1;
+	snprintf(mask, len, "%llx", bits);
+	return 0;
+}
+
+/* write_param - write @value to a file, saying what failed */
+static int write_param(const char *path, const char *value)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f) {
+		err_msg("record: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fputs(value, f) == EOF)
+		ret = -1;
+	if (fclose(f) == EOF)
+		ret = -1;
+	if (ret)
+		err_msg("record: %s refused '%s': %s\n", path, value,
+			strerror(errno));
+	return ret;
+}
+
+/* module_config - the module's pid filter and window length, as text */
+struct module_config {
+	char *pid_filter;	/* "all" or pids */
+	char *window_ms;
+};
+
+#define WINDOW_PARAM "/sys/module/teeprobe/parameters/window_ms"
+
+/* config_save - read the settings a session changes */
+static void config_save(struct module_config *c)
+{
+	char *path = teeprobe_debugfs_path("pid_filter");
+	int err;
+
+	c->pid_filter = path ? read_text_file(path, 256, &err) : NULL;
+	c->window_ms = read_text_file(WINDOW_PARAM, 64, &err);
+	free(path);
+}
+
+/* config_restore - put back what config_save read */
+static void config_restore(const struct module_config *c)
+{
+	char *path = teeprobe_debugfs_path("pid_filter");
+
+	if (path && c->pid_filter)
+		write_param(path, !strncmp(c->pid_filter, "all", 3) ?
+			    "0" : c->pid_filter);
+	if (c->window_ms)
+		write_param(WINDOW_PARAM, c->window_ms);
+	free(path);
+}
+
+/* config_apply - the session's pid filter and window length */
+static int config_apply(const struct record_opts *o)
+{
+	char buf[128] = "", *path;
+	size_t n = 0;
+	int i, ret = 0;
+
+	if (o->nr_pids) {
+		for (i = 0; i < o->nr_pids; i++)
+			n += snprintf(buf + n, sizeof(buf) - n, "%s%d",
+				      i ? " " : "", o->pids[i]);
+		path = teeprobe_debugfs_path("pid_filter");
+		ret = path ? write_param(path, buf) : -1;
+		free(path);
+	}
+	if (!ret && o->window_ms) {
+		snprintf(buf, sizeof(buf), "%u", o->window_ms);
+		ret = write_param(WINDOW_PARAM, buf);
+	}
+	return ret;
+}
+
+/* build_argv - the trace-cmd command line for this session */
+static int build_argv(const struct record_opts *o, const char *instance,
+		      const char *mask, char **argv)
+{
+	char **events = tracefs_system_events(NULL, "teeprobe");
+	int n = 0, i, j;
+	bool raw;
+
+	if (!events) {
+		err_msg("record: no teeprobe events in tracefs\n");
+		return -1;
+	}
+	argv[n++] = "trace-cmd";
+	argv[n++] = "record";
+	argv[n++] = "-q";
+	argv[n++] = "-o";
+	argv[n++] = (char *)o->output;
+	argv[n++] = "-B";
+	argv[n++] = (char *)instance;
+	argv[n++] = "-C";
+	argv[n++] = "mono";
+	if (mask) {
+		argv[n++] = "-M";
+		argv[n++] = (char *)mask;
+	}
+	for (i = 0; events[i] && n < MAX_ARGS - 6; i++) {
+		raw = false;
+		for (j = 0; raw_events[j]; j++)
+			if (!strcmp(events[i], raw_events[j]))
+				raw = true;
+		if (raw && !o->raw)
+			continue;
+		argv[n++] = "-e";
+		if (asprintf(&argv[n++], "teeprobe:%s", events[i]) < 0)
+			fatal("out of memory\n");
+	}
+	if (o->sched) {
+		argv[n++] = "-e";
+		argv[n++] = "sched:sched_switch";
+	}
+	argv[n] = NULL;
+	tracefs_list_free(events);
+	return 0;
+}
+
+/*
+ * instance_ready - trace-cmd created instance @name and turned it on;
+ * *@inst is allocated once the instance exists.
+ */
+static bool instance_ready(const char *name, struct tracefs_instance **inst)
+{
+	char *on;
+	bool ready;
+
+	if (!*inst) {
+		if (!tracefs_instance_exists(name))
+			return false;
+		*inst = tracefs_instance_alloc(NULL, name);
+		if (!*inst)
+			return false;
+	}
+	on = tracefs_instance_file_read(*inst, "events/teeprobe/teeprobe_reset/enable",
+					NULL);
+	ready = on && on[0] == '1';
+	free(on);
+	if (!ready)
+		return false;
+	on = tracefs_instance_file_read(*inst, "tracing_on", NULL);
+	ready = on && on[0] == '1';
+	free(on);
+	return ready;
+}
+
+/* ring_losses - events the instance's ring buffers overwrote or dropped */
+static unsigned long long ring_losses(struct tracefs_instance *inst)
+{
+	unsigned long long total = 0, v;
+	char file[64], *text, *p;
+	int cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(inst, file, NULL);
+		if (!text)
+			continue;
+		p = strstr(text, "overrun:");
+		if (p && sscanf(p, "overrun: %llu", &v) == 1)
+			total += v;
+		p = strstr(text, "dropped events:");
+		if (p && sscanf(p, "dropped events: %llu", &v) == 1)
+			total += v;
+		free(text);
+	}
+	return total;
+}
+
+/* now_s - monotonic seconds */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* run_session - start trace-cmd, snapshot, wait, snapshot, stop it */
+static int run_session(const struct record_opts *o, char **argv,
+		       const char *name, struct tracefs_instance **instp)
+{
+	struct tracefs_instance *inst;
+	struct snapshot start = { 0 }, end = { 0 };
+	bool tty = !o->quiet && isatty(STDERR_FILENO);
+	unsigned long long losses;
+	double t0, deadline;
+	int status, ret = 0;
+	char line[64];
+	pid_t child;
+
+	child = fork();
+	if (child < 0) {
+		err_msg("record: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (child == 0) {
+		/* Its own process group: Ctrl-C reaches teeprobe only. */
+		setpgid(0, 0);
+		/* Its "Hit Ctrl^C" prompt is not for our user; errors are. */
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "teeprobe: cannot run trace-cmd: %s (apt-get install trace-cmd)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	t0 = now_s();
+	while (!instance_ready(name, instp)) {
+		if (waitpid(child, &status, WNOHANG) == child) {
+			err_msg("record: trace-cmd exited before recording (status %d)\n",
+				WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			return -1;
+		}
+		if (now_s() - t0 > 20 || stop_requested) {
+			err_msg("record: trace-cmd did not start recording\n");
+			kill(child, SIGINT);
+			waitpid(child, &status, 0);
+			return -1;
+		}
+		usleep(20000);
+	}
+	inst = *instp;
+	snapshot_take(&start);
+	if (snapshot_write_markers(inst, "start", &start) < 0) {
+		err_msg("record: cannot write the start snapshot into the trace\n");
+		ret = -1;
+	}
+	t0 = now_s();
+	deadline = o->duration > 0 ? t0 + o->duration : 0;
+	while (!ret && !stop_requested && (!deadline || now_s() < deadline)) {
+		if (waitpid(child, &status, WNOHANG) == child) {
+			err_msg("record: trace-cmd stopped unexpectedly\n");
+			child = 0;
+			ret = -1;
+			break;
+		}
+		if (tty) {
+			if (deadline)
+				snprintf(line, sizeof(line), "%.0f s left",
+					 deadline - now_s());
+			else
+				snprintf(line, sizeof(line), "%.0f s, Ctrl-C stops",
+					 now_s() - t0);
+			fprintf(stderr, "\rteeprobe: recording to %s: %s   ",
+				o->output, line);
+		}
+		usleep(100000);
+	}
+	if (tty)
+		fprintf(stderr, "\n");
+	losses = ring_losses(inst);
+	snapshot_take(&end);
+	snprintf(line, sizeof(line), "%llu", losses);
+	snapshot_add_line(&end, "ring_losses", line);
+	if (child && snapshot_write_markers(inst, "end", &end) < 0) {
+		err_msg("record: cannot write the end snapshot into the trace\n");
+		ret = -1;
+	}
+	if (child) {
+		kill(child, SIGINT);
+		if (waitpid(child, &status, 0) == child &&
+		    (!WIFEXITED(status) || WEXITSTATUS(status))) {
+			err_msg("record: trace-cmd failed (status %d)\n",
+				WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			ret = -1;
+		}
+	}
+	if (!ret && !o->quiet)
+		fprintf(stderr, "teeprobe: recorded %.1f s to %s; %llu events lost in the ring buffer\n"
+			"teeprobe: read it with: teeprobe report -i %s\n",
+			end.time - start.time, o->output, losses, o->output);
+	snapshot_free(&start);
+	snapshot_free(&end);
+	return ret;
+}
+
+/* record_main - entry point of teeprobe record */
+int record_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "sched", no_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct record_opts o = { .output = "trace.dat" };
+	struct module_config saved = { 0 };
+	struct tracefs_instance *inst = NULL;
+	char *targv[MAX_ARGS], name[64], mask[32];
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	unsigned long v;
+	char *end;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "d:p:o:C:w:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (parse_seconds(optarg, &o.duration) || o.duration <= 0) {
+				err_msg("record: -d '%s': give a positive duration (30, 30s, 2m)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !v || v > 4194304) {
+				err_msg("record: -p '%s' is not a process id\n", optarg);
+				return 2;
+			}
+			if (o.nr_pids == MAX_PIDS) {
+				err_msg("record: at most %d -p options\n", MAX_PIDS);
+				return 2;
+			}
+			o.pids[o.nr_pids++] = v;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'C':
+			o.cpus = optarg;
+			break;
+		case 'w':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || v < 10 || v > 60000) {
+				err_msg("record: -w '%s': a window from 10 to 60000 ms\n",
+					optarg);
+				return 2;
+			}
+			o.window_ms = v;
+			break;
+		case 'r':
+			o.raw = true;
+			break;
+		case 's':
+			o.sched = true;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'h':
+			record_usage(stdout);
+			return 0;
+		default:
+			record_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		err_msg("record: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (o.cpus && parse_cpu_list(o.cpus, mask, sizeof(mask))) {
+		err_msg("record: -C '%s' is not a CPU list (e.g. 0-3,8; CPUs 0 to 63)\n",
+			o.cpus);
+		return 2;
+	}
+	if (teeprobe_require_module())
+		return 1;
+	snprintf(name, sizeof(name), "teeprobe-record-%d", (int)getpid());
+	if (tracefs_instance_exists(name)) {
+		err_msg("record: a tracefs instance %s already exists\n", name);
+		return 1;
+	}
+	if (build_argv(&o, name, o.cpus ? mask : NULL, targv))
+		return 1;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	config_save(&saved);
+	ret = config_apply(&o) ? -1 : run_session(&o, targv, name, &inst);
+	config_restore(&saved);
+	/* trace-cmd removes its instance; make sure, whatever happened. */
+	if (tracefs_instance_exists(name)) {
+		debug_msg("record: removing the instance trace-cmd left\n");
+		if (!inst)
+			inst = tracefs_instance_alloc(NULL, name);
+		if (inst)
+			tracefs_instance_destroy(inst);
+	}
+	tracefs_instance_free(inst);
+	free(saved.pid_filter);
+	free(saved.window_ms);
+	return ret ? 1 : 0;
+}
