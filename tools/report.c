@@ -22,6 +22,7 @@
 #include <trace-cmd.h>
 
 #include "module.h"
+#include "derive.h"
 #include "snapshot.h"
 #include "stats.h"
 #include "table.h"
@@ -338,127 +339,20 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *record,
 	return 0;
 }
 
-/* ---- computing from the snapshots ---------------------------------------- */
-
-struct tables {
-	struct table t[2];
-	bool ok;
-};
-
-/* tables_load - @source of both snapshots as tables */
-static void tables_load(struct tables *tb, const struct report *r,
-			const char *source)
+/* report_seconds - from the snapshots, else from the events */
+static double report_seconds(const struct report *r)
 {
-	tb->ok = !table_parse(&tb->t[0], snapshot_text(&r->snap[0], source)) &&
-		 !table_parse(&tb->t[1], snapshot_text(&r->snap[1], source));
+	double s = derive_seconds(&r->snap[0], &r->snap[1]);
+
+	return s > 0 ? s : (r->last_ts - r->first_ts) / 1e9;
 }
 
-/* tables_free - release both tables */
-static void tables_free(struct tables *tb)
-{
-	table_free(&tb->t[0]);
-	table_free(&tb->t[1]);
-}
-
-/* delta - end minus start of one value */
-static double delta(const struct tables *tb, const char *k0, const char *k1,
-		    const char *col)
-{
-	return table_get(&tb->t[1], k0, k1, col) -
-	       table_get(&tb->t[0], k0, k1, col);
-}
-
-/* session_seconds - from the snapshots, else from the events */
-static double session_seconds(const struct report *r)
-{
-	const char *a = snapshot_text(&r->snap[0], "time");
-	const char *b = snapshot_text(&r->snap[1], "time");
-
-	if (a && b)
-		return strtod(b, NULL) - strtod(a, NULL);
-	return (r->last_ts - r->first_ts) / 1e9;
-}
-
-/* snap_lines_value - "KEY v" lines: value of @key in a snapshot source */
+/* snap_value - the number a one-line snapshot source holds */
 static double snap_value(const struct snapshot *s, const char *source)
 {
 	const char *t = snapshot_text(s, source);
 
 	return t ? strtod(t, NULL) : 0;
-}
-
-/* cpu_times - one "cpuN ..." line of /proc/stat (jiffies by kind) */
-struct cpu_times {
-	double user, nice, system, idle, iowait, irq, softirq, steal;
-};
-
-/* parse_cpu_line - @name's line of a proc_stat snapshot */
-static bool parse_cpu_line(const char *text, const char *name,
-			   struct cpu_times *c)
-{
-	char key[32], *copy, *line, *save = NULL;
-	bool found = false;
-
-	if (!text)
-		return false;
-	copy = xstrdup(text);
-	for (line = strtok_r(copy, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		memset(c, 0, sizeof(*c));
-		if (sscanf(line, "%31s %lf %lf %lf %lf %lf %lf %lf %lf", key,
-			   &c->user, &c->nice, &c->system, &c->idle, &c->iowait,
-			   &c->irq, &c->softirq, &c->steal) >= 8 &&
-		    !strcmp(key, name))
-			found = true;
-	}
-	free(copy);
-	return found;
-}
-
-/* cpu_shares - %user %system %softirq %irq %idle of one CPU line */
-static bool cpu_shares(const struct report *r, const char *name, double pct[5])
-{
-	struct cpu_times a, b;
-	double total;
-
-	if (!parse_cpu_line(snapshot_text(&r->snap[0], "proc_stat"), name, &a) ||
-	    !parse_cpu_line(snapshot_text(&r->snap[1], "proc_stat"), name, &b))
-		return false;
-	total = (b.user + b.nice + b.system + b.idle + b.iowait + b.irq +
-		 b.softirq + b.steal) -
-		(a.user + a.nice + a.system + a.idle + a.iowait + a.irq +
-		 a.softirq + a.steal);
-	pct[0] = 100 * share(b.user + b.nice - a.user - a.nice, total);
-	pct[1] = 100 * share(b.system - a.system, total);
-	pct[2] = 100 * share(b.softirq - a.softirq, total);
-	pct[3] = 100 * share(b.irq - a.irq, total);
-	pct[4] = 100 * share(b.idle + b.iowait - a.idle - a.iowait, total);
-	return true;
-}
-
-/* hist_delta - a histogram row set (@key, CPU column @col) end - start */
-static double hist_delta(const struct tables *tb, const char *key,
-			 const char *col, double bucket[HIST_BUCKETS])
-{
-	double total = 0, v;
-	int p, i, c;
-
-	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
-	for (p = 0; p < 2; p++) {
-		const struct table *t = &tb->t[p];
-
-		c = table_col(t, col);
-		for (i = 0; c >= 0 && i < t->nrows; i++) {
-			if (t->nfields[i] < 2 || strcmp(t->rows[i][0], key))
-				continue;
-			v = table_num(t, i, c);
-			bucket[hist_bucket_of(strtoull(t->rows[i][1], NULL, 10))] +=
-				p ? v : -v;
-		}
-	}
-	for (i = 0; i < HIST_BUCKETS; i++)
-		total += bucket[i];
-	return total;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -482,7 +376,7 @@ static void print_context(const struct report *r, const struct report_opts *o,
 	bool first = true;
 	int cpu;
 
-	if (!cpu_shares(r, "cpu", pct)) {
+	if (!derive_cpu(&r->snap[0], &r->snap[1], "cpu", pct)) {
 		if (o->json)
 			printf(",\"cpu\":null");
 		else
@@ -494,7 +388,7 @@ static void print_context(const struct report *r, const struct report_opts *o,
 		       pct[0], pct[1], pct[2], pct[3], pct[4]);
 		for (cpu = 0; cpu < ncpus; cpu++) {
 			snprintf(name, sizeof(name), "cpu%d", cpu);
-			if (!cpu_shares(r, name, pct))
+			if (!derive_cpu(&r->snap[0], &r->snap[1], name, pct))
 				continue;
 			printf("%s{\"cpu\":%d,\"user\":%.2f,\"system\":%.2f,\"softirq\":%.2f,\"irq\":%.2f,\"idle\":%.2f}",
 			       json_sep(&first), cpu, pct[0], pct[1], pct[2],
@@ -510,7 +404,7 @@ static void print_context(const struct report *r, const struct report_opts *o,
 	       pct[2], pct[3], pct[4]);
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		snprintf(name, sizeof(name), "cpu%d", cpu);
-		if (cpu_shares(r, name, pct))
+		if (derive_cpu(&r->snap[0], &r->snap[1], name, pct))
 			printf("  %-5d %8.2f %8.2f %8.2f %8.2f %8.2f\n", cpu,
 			       pct[0], pct[1], pct[2], pct[3], pct[4]);
 	}
@@ -536,7 +430,7 @@ static void print_tee(struct report *r, const struct report_opts *o,
 	struct cmd_events *c;
 	int i, row, n;
 
-	tables_load(&tb, r, "tee_stats");
+	tables_load(&tb, &r->snap[0], &r->snap[1], "tee_stats");
 	from_snap = tb.ok;
 	if (o->json)
 		printf(",\"tee\":{\"source\":\"%s\",\"commands\":[",
@@ -561,12 +455,12 @@ static void print_tee(struct report *r, const struct report_opts *o,
 			    strcmp(tb.t[1].rows[row][0], "all"))
 				continue;
 			name = tb.t[1].rows[row][1];
-			calls = delta(&tb, "all", name, "calls");
-			errors = delta(&tb, "all", name, "errors");
-			total = delta(&tb, "all", name, "total_ns");
-			off = delta(&tb, "all", name, "offcpu_ns");
-			runq = delta(&tb, "all", name, "runq_ns");
-			qw = delta(&tb, "all", name, "queue_wait_ns");
+			calls = tables_delta(&tb, "all", name, "calls");
+			errors = tables_delta(&tb, "all", name, "errors");
+			total = tables_delta(&tb, "all", name, "total_ns");
+			off = tables_delta(&tb, "all", name, "offcpu_ns");
+			runq = tables_delta(&tb, "all", name, "runq_ns");
+			qw = tables_delta(&tb, "all", name, "queue_wait_ns");
 			for (row = 0; row < r->nr_cmds; row++)
 				if (!strcmp(r->cmds[row].name, name))
 					c = &r->cmds[row];
@@ -590,11 +484,11 @@ static void print_tee(struct report *r, const struct report_opts *o,
 		} else {
 			struct tables th = { 0 };
 
-			tables_load(&th, r, "tee_hist");
-			max = delta(&tb, "all", name, "max_ns");
+			tables_load(&th, &r->snap[0], &r->snap[1], "tee_hist");
+			max = tables_delta(&tb, "all", name, "max_ns");
 			if (max < 0)
 				max = table_get(&tb.t[1], "all", name, "max_ns");
-			hist_delta(&th, name, "all", bucket);
+			tables_hist_delta(&th, name, "all", bucket);
 			p50 = hist_pct(bucket, max, 50);
 			p99 = hist_pct(bucket, max, 99);
 			tables_free(&th);
@@ -655,20 +549,20 @@ static void netrx_compute(const struct tables *st, const struct tables *hi,
 	double bucket[HIST_BUCKETS];
 	char col[16];
 
-	x->runs = delta(st, cpu, NULL, "runs");
-	x->raises = delta(st, cpu, NULL, "raises");
-	x->packets = delta(st, cpu, NULL, "packets");
-	x->ksoftirqd = delta(st, cpu, NULL, "ksoftirqd_runs");
-	x->reraises = delta(st, cpu, NULL, "reraises");
-	x->budget_full = delta(st, cpu, NULL, "budget_full");
+	x->runs = tables_delta(st, cpu, NULL, "runs");
+	x->raises = tables_delta(st, cpu, NULL, "raises");
+	x->packets = tables_delta(st, cpu, NULL, "packets");
+	x->ksoftirqd = tables_delta(st, cpu, NULL, "ksoftirqd_runs");
+	x->reraises = tables_delta(st, cpu, NULL, "reraises");
+	x->budget_full = tables_delta(st, cpu, NULL, "budget_full");
 	snprintf(col, sizeof(col), strcmp(cpu, "all") ? "cpu%s" : "%s", cpu);
 	/* Maxima are not differences: the end's max bounds the session's. */
 	x->inl[2] = table_get(&st->t[1], cpu, NULL, "inline_delay_max_ns");
 	x->ksd[2] = table_get(&st->t[1], cpu, NULL, "ksoftirqd_delay_max_ns");
-	hist_delta(hi, "inline_delay", col, bucket);
+	tables_hist_delta(hi, "inline_delay", col, bucket);
 	x->inl[0] = hist_pct(bucket, x->inl[2], 50);
 	x->inl[1] = hist_pct(bucket, x->inl[2], 99);
-	hist_delta(hi, "ksoftirqd_delay", col, bucket);
+	tables_hist_delta(hi, "ksoftirqd_delay", col, bucket);
 	x->ksd[0] = hist_pct(bucket, x->ksd[2], 50);
 	x->ksd[1] = hist_pct(bucket, x->ksd[2], 99);
 }
@@ -683,8 +577,8 @@ static void print_netrx(const struct report *r, const struct report_opts *o,
 	char cpu[16];
 	int i;
 
-	tables_load(&st, r, "netrx_stats");
-	tables_load(&hi, r, "netrx_hist");
+	tables_load(&st, &r->snap[0], &r->snap[1], "netrx_stats");
+	tables_load(&hi, &r->snap[0], &r->snap[1], "netrx_hist");
 	if (!st.ok) {
 		/* A plain trace-cmd recording: the windows are all there is. */
 		if (o->json)
@@ -759,39 +653,11 @@ out:
 	tables_free(&hi);
 }
 
-/* nic_rx - rx packets of @dev in a net_dev snapshot, -1 when absent */
-static double nic_rx(const char *text, const char *dev)
-{
-	char *copy, *line, *save = NULL, *colon;
-	double v = -1;
-	size_t n = strlen(dev);
-
-	if (!text)
-		return -1;
-	copy = xstrdup(text);
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		line += strspn(line, " ");
-		colon = strchr(line, ':');
-		if (colon && (size_t)(colon - line) == n &&
-		    !strncmp(line, dev, n)) {
-			double bytes;
-
-			if (sscanf(colon + 1, "%lf %lf", &bytes, &v) != 2)
-				v = -1;
-			break;
-		}
-	}
-	free(copy);
-	return v;
-}
-
 /* print_nics - receive rate of every interface that received packets */
 static void print_nics(const struct report *r, const struct report_opts *o,
 		       double seconds)
 {
 	const char *end = snapshot_text(&r->snap[1], "net_dev");
-	const char *start = snapshot_text(&r->snap[0], "net_dev");
 	char *copy, *line, *save = NULL, dev[64];
 	bool first = true;
 	double a, b;
@@ -805,9 +671,9 @@ static void print_nics(const struct report *r, const struct report_opts *o,
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, " %63[^:]:", dev) != 1 || strchr(dev, '|'))
 			continue;
-		b = nic_rx(end, dev);
-		a = nic_rx(start, dev);
-		if (a < 0 || b <= a)
+		b = derive_nic_rx(&r->snap[0], &r->snap[1], dev);
+		a = 0;
+		if (b <= 0)
 			continue;
 		if (o->json)
 			printf("%s{\"dev\":\"%s\",\"rx_packets\":%.0f,\"rx_packets_per_s\":%.2f}",
@@ -821,38 +687,6 @@ static void print_nics(const struct report *r, const struct report_opts *o,
 		printf("]");
 	else if (end)
 		printf("\n");
-}
-
-/* snmp_delta - a Tcp/TcpExt counter by name ("Tcp:" header, values) */
-static double snmp_delta(const struct report *r, const char *source,
-			 const char *name)
-{
-	double v[2] = { 0, 0 };
-	int p;
-
-	for (p = 0; p < 2; p++) {
-		const char *text = snapshot_text(&r->snap[p], source);
-		char *copy, *hdr, *val, *save = NULL, *hs = NULL, *vs = NULL;
-		char *h, *x;
-
-		if (!text)
-			return 0;
-		copy = xstrdup(text);
-		hdr = strtok_r(copy, "\n", &save);
-		val = strtok_r(NULL, "\n", &save);
-		if (hdr && val) {
-			h = strtok_r(hdr, " ", &hs);
-			x = strtok_r(val, " ", &vs);
-			while (h && x) {
-				if (!strcmp(h, name))
-					v[p] = strtod(x, NULL);
-				h = strtok_r(NULL, " ", &hs);
-				x = strtok_r(NULL, " ", &vs);
-			}
-		}
-		free(copy);
-	}
-	return v[1] - v[0];
 }
 
 /* print_tcp - the kernel's own TCP counters over the session */
@@ -878,7 +712,7 @@ static void print_tcp(const struct report *r, const struct report_opts *o,
 	else
 		printf("TCP (the kernel's counters, all sockets)\n");
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		double d = snmp_delta(r, c[i].src, c[i].name);
+		double d = derive_snmp(&r->snap[0], &r->snap[1], c[i].src, c[i].name);
 
 		if (o->json)
 			printf("%s\"%s\":%.0f", json_sep(&first), c[i].name, d);
@@ -904,7 +738,7 @@ static void print_hist(const struct report *r, const struct report_opts *o,
 
 	if (ncol > MAX_CPUS + 1)
 		ncol = MAX_CPUS + 1;
-	tables_load(&tb, r, source);
+	tables_load(&tb, &r->snap[0], &r->snap[1], source);
 	if (!tb.ok)
 		goto out;
 	for (c = 0; c < ncol; c++) {
@@ -912,7 +746,7 @@ static void print_hist(const struct report *r, const struct report_opts *o,
 			snprintf(col, sizeof(col), "all");
 		else
 			snprintf(col, sizeof(col), "cpu%d", c);
-		total[c] = hist_delta(&tb, key, col, b[c]);
+		total[c] = tables_hist_delta(&tb, key, col, b[c]);
 	}
 	if (total[ncol - 1] <= 0)
 		goto out;
@@ -947,7 +781,7 @@ out:
 /* print_report - every section, text or JSON */
 static void print_report(struct report *r, const struct report_opts *o)
 {
-	double seconds = session_seconds(r);
+	double seconds = report_seconds(r);
 	int ncpus = (int)snap_value(&r->snap[1], "nproc");
 	double tee_missed = 0, untracked = 0;
 	struct tables tp = { 0 }, ts = { 0 };
@@ -961,12 +795,12 @@ static void print_report(struct report *r, const struct report_opts *o)
 			if (r->win[i].windows)
 				ncpus = i + 1;
 	}
-	tables_load(&tp, r, "tee_probes");
+	tables_load(&tp, &r->snap[0], &r->snap[1], "tee_probes");
 	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
 		if (tp.t[1].nfields[i] > 0)
-			tee_missed += delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
+			tee_missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
 	tables_free(&tp);
-	tables_load(&ts, r, "tee_stats");
+	tables_load(&ts, &r->snap[0], &r->snap[1], "tee_stats");
 	if (ts.ok) {
 		const char *a = strstr(snapshot_text(&r->snap[0], "tee_stats"), "# untracked ");
 		const char *b = strstr(snapshot_text(&r->snap[1], "tee_stats"), "# untracked ");

@@ -21,6 +21,7 @@ static const struct subcommand subcommands[] = {
 	{ "check",  check_main,  "check that the module, debugfs and tracefs are ready" },
 	{ "record", record_main, "record a session into a trace.dat (with trace-cmd)" },
 	{ "report", report_main, "summarise a recorded trace.dat" },
+	{ "stat",   stat_main,   "the chain's rates live, a line per interval" },
 	{ NULL, NULL, NULL }
 };
 

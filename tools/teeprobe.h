@@ -8,5 +8,6 @@
 int check_main(int argc, char **argv);
 int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
+int stat_main(int argc, char **argv);
 
 #endif /* TEEPROBE_TOOL_H */

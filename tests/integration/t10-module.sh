@@ -47,11 +47,11 @@ check_eq "trace-cmd report shows three teeprobe_reset events" 3 \
 	"$(grep -Ec 'teeprobe_reset: +generation=' /tmp/reset.txt)"
 gens=$(sed -n 's/.*teeprobe_reset: *generation=\([0-9]*\).*/\1/p' /tmp/reset.txt | tr '\n' ' ')
 check_eq "their generations follow the earlier reset" "2 3 4 " "$gens"
-"$TEEPROBE" report -i /tmp/reset.dat >/tmp/report.txt 2>&1
-check "teeprobe report reads the same file" grep -Eq 'teeprobe_reset +3$' /tmp/report.txt
+"$TEEPROBE" report -i /tmp/reset.dat --json >/tmp/report.json 2>&1
+check "teeprobe report reads the same file" grep -q '"teeprobe_reset":3[,}]' /tmp/report.json
 cp /tmp/reset.dat "$TP_OUT/reset.dat" 2>/dev/null
 head -c 3000 /tmp/reset.dat >/tmp/truncated.dat
-check_fails "teeprobe report rejects a truncated trace.dat" "not a readable trace.dat|error while reading" \
+check_fails "teeprobe report rejects a truncated trace.dat" "not a readable trace.dat|is damaged" \
 	"$TEEPROBE" report -i /tmp/truncated.dat
 trace-cmd record -q -e irq:softirq_entry -o /tmp/other.dat sleep 0.2 >/dev/null 2>&1
 check_fails "teeprobe report rejects a trace.dat without teeprobe events" "no teeprobe events" \

@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 check_eq "--version prints the module's version" "teeprobe $version" "$("$TEEPROBE" --version)"
 check "--help lists the commands" sh -c "'$TEEPROBE' --help | grep -q '^  report '"
-for sc in check report; do
+for sc in check record report stat; do
 	check "$sc --help" "$TEEPROBE" "$sc" --help
 done
 "$TEEPROBE" frobnicate >/dev/null 2>&1
@@ -22,6 +22,16 @@ if [ -e /sys/module/teeprobe ]; then
 else
 	check_fails "check says the module is not loaded" "module is not loaded" "$TEEPROBE" check
 fi
+check_fails "record refuses -d 0" "positive duration" "$TEEPROBE" record -d 0
+check_fails "record refuses -d abc" "positive duration" "$TEEPROBE" record -d abc
+check_fails "record refuses -p 0" "not a process id" "$TEEPROBE" record -p 0
+check_fails "record refuses -p 12x" "not a process id" "$TEEPROBE" record -p 12x
+check_fails "record refuses a ninth -p" "at most 8" "$TEEPROBE" record -p 1 -p 2 -p 3 -p 4 -p 5 -p 6 -p 7 -p 8 -p 9
+check_fails "record refuses -w 5" "from 10 to 60000" "$TEEPROBE" record -w 5
+check_fails "record refuses -C 3-1" "not a CPU list" "$TEEPROBE" record -C 3-1
+check_fails "record refuses -C x" "not a CPU list" "$TEEPROBE" record -C x
+check_fails "stat refuses -i 0" "interval from 0.1" "$TEEPROBE" stat -i 0
+check_fails "stat refuses -c -1" "positive count" "$TEEPROBE" stat -c -1
 check_fails "report on a missing file" "cannot open" "$TEEPROBE" report -i "$tmp/none.dat"
 check_fails "report on a directory" "not a regular file" "$TEEPROBE" report -i "$tmp"
 : >"$tmp/empty.dat"
@@ -31,7 +41,7 @@ check_fails "report on a text file" "not a readable trace.dat" "$TEEPROBE" repor
 for seed in 1 2 3 4 5; do
 	{ printf '\027\010\104tracing6\0'; head -c 4096 /dev/urandom; } >"$tmp/garbage$seed.dat"
 	check_fails "report on trace.dat magic followed by garbage ($seed)" \
-		"not a readable trace.dat|error while reading|no teeprobe events" \
+		"not a readable trace.dat|is damaged|no teeprobe events" \
 		"$TEEPROBE" report -i "$tmp/garbage$seed.dat"
 done
 done_testing

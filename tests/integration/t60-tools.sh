@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t60-tools - teeprobe record and report on a lab run: the report's numbers
+# against the module's counters and the lab's own, trace-cmd reading the
+# same file, the session's settings restored, Ctrl-C leaving no tracefs
+# instance behind, and damaged files refused cleanly.
+. "$(dirname "$0")/lib.sh"
+. "$top/lab/lab.sh"
+
+ko=$TP_MODULES/module/teeprobe.ko
+conns=${TP_LAB_CONNECTIONS:-300}
+[ "$TP_KERNEL" = lab ] && conns=${TP_LAB_CONNECTIONS:-40}
+out=/tmp/t60
+export out
+mkdir -p $out
+cd $out || exit 1
+
+# jq_py EXPR - evaluate a Python expression on the JSON report in $out/r.json
+jq_py() { python3 -c "import json,sys; r = json.load(open('$out/r.json')); print($1)"; }
+# instances_left - the tracefs instances teeprobe record made and left
+instances_left() { ls $TRACEFS/instances | grep -c '^teeprobe-record-'; }
+# netrx_runs - NET_RX runs of all CPUs in netrx_stats
+netrx_runs() { awk '$1 == "all" { print $3 }' $DEBUGFS/netrx_stats; }
+
+[ -d /sys/module/teeprobe ] && rmmod teeprobe
+check_fails "record without the module says so" "module is not loaded" \
+	"$TEEPROBE" record -d 1 -o $out/none.dat
+[ -d /sys/module/teesim ] && rmmod teesim
+check "teesim loads" lab_load
+check "insmod teeprobe" insmod "$ko"
+
+# --- a session around one lab run, ended by Ctrl-C ----------------------------
+echo 1 >/sys/kernel/debug/teesim/reset
+runs_before=$(netrx_runs)
+"$TEEPROBE" record -w 50 -o $out/run.dat 2>$out/record.err &
+rec=$!
+for i in $(seq 100); do
+	[ "$(instances_left)" = 1 ] && break
+	sleep 0.1
+done
+check "record set the session's window length" \
+	sh -c '[ "$(cat /sys/module/teeprobe/parameters/window_ms)" = 50 ]'
+sleep 1		# its start snapshot
+check "hsbench hard-temp: $conns connections while recording" lab_run hard-temp "$conns" 10
+sleep 0.5
+cp /sys/kernel/debug/teesim/stats $out/teesim.txt
+kill -INT $rec
+wait $rec
+check_eq "Ctrl-C ends the session cleanly" 0 $?
+runs_after=$(netrx_runs)
+check_eq "... and leaves no tracefs instance behind" 0 "$(instances_left)"
+check_eq "... and restores the window length" 100 "$(cat /sys/module/teeprobe/parameters/window_ms)"
+check "record said where the file is" grep -q "teeprobe report -i $out/run.dat" $out/record.err
+
+check "teeprobe report reads it" sh -c "'$TEEPROBE' report -i $out/run.dat >$out/r.txt"
+check "teeprobe report --json reads it" sh -c "'$TEEPROBE' report -i $out/run.dat --json >$out/r.json"
+check "the JSON parses" jq_py "r['file']"
+check_eq "TEE INVOKE calls = teesim's invokes" "$(kv $out/teesim.txt invoke)" \
+	"$(jq_py "[c['calls'] for c in r['tee']['commands'] if c['cmd'] == 'INVOKE'][0]")"
+check_eq "TEE SHM_REGISTER calls = teesim's registrations" "$(kv $out/teesim.txt shm_register)" \
+	"$(jq_py "[c['calls'] for c in r['tee']['commands'] if c['cmd'] == 'SHM_REGISTER'][0]")"
+check "INVOKE calls are mostly blocked (hard-temp)" \
+	jq_py "exit(0 if [c for c in r['tee']['commands'] if c['cmd'] == 'INVOKE'][0]['blocked_share'] > 0.5 else 1)"
+check "the top threads are hsbench's" \
+	jq_py "exit(0 if r['tee']['threads'] and r['tee']['threads'][0]['comm'] == 'hsbench' else 1)"
+report_runs=$(jq_py "[c['runs'] for c in r['netrx']['per_cpu'] if c['cpu'] == 'all'][0]")
+check "NET_RX runs ($report_runs) = the module's counters over the session ($((runs_after - runs_before)), within 2 %)" \
+	awk -v a="$report_runs" -v b="$((runs_after - runs_before))" \
+	'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= b / 50 + 2) }'
+check "the report has CPU context, NICs and TCP" \
+	jq_py "exit(0 if r['cpu']['all']['system'] >= 0 and r['nics'] and r['tcp']['PassiveOpens'] >= $conns else 1)"
+check "nothing was lost" jq_py "exit(0 if r['lost']['ring_buffer'] == 0 and r['lost']['missed_events'] == 0 else 1)"
+trace-cmd report -i $out/run.dat >$out/tc.txt 2>&1
+check_eq "trace-cmd report reads the same file: the same window events" \
+	"$(jq_py "r['events'].get('teeprobe_netrx_window', 0)")" \
+	"$(grep -c 'teeprobe_netrx_window:' $out/tc.txt)"
+check "... and the snapshots as markers" grep -q 'teeprobe-snap end netrx_stats' $out/tc.txt
+check "the text report has every section" sh -c "grep -q '^CPU context' $out/r.txt &&
+	grep -q '^TEE ioctls by command' $out/r.txt && grep -q '^NET_RX per CPU' $out/r.txt &&
+	grep -q '^# NET_RX raise->entry delay, inline runs' $out/r.txt"
+check "--no-hist leaves the histograms out" sh -c \
+	"! '$TEEPROBE' report -i $out/run.dat --no-hist | grep -q 'raise->entry delay, inline'"
+
+# --- teeprobe stat, live --------------------------------------------------------------
+"$TEEPROBE" stat -i 1 -c 4 --json >$out/stat.json 2>$out/stat.err &
+st=$!
+check "hsbench hard-reg while stat runs" lab_run hard-reg "$((conns / 2))" 10
+wait $st
+check_eq "stat -c 4 printed 4 lines" 4 "$(wc -l <$out/stat.json)"
+check "each line is JSON with NET_RX, TEE and accept rates, some of them busy" python3 -c "
+import json
+lines = [json.loads(l) for l in open('$out/stat.json')]
+assert all('netrx_runs_per_s' in l and 'tee_calls_per_s' in l and 'accepts_per_s' in l for l in lines)
+assert max(l['netrx_runs_per_s'] for l in lines) > 0
+assert max(l['tee_calls_per_s'] for l in lines) > 0
+assert max(l['accepts_per_s'] for l in lines) > 0"
+check "stat's text form has a header and a line per interval" sh -c \
+	"'$TEEPROBE' stat -i 0.2 -c 2 | awk 'NR == 1 && \$1 == \"time\" { h = 1 } END { exit !(h && NR == 3) }'"
+
+# --- a timed session with a pid filter and the raw events --------------------------
+check "record -d 2 -p 1 --raw" "$TEEPROBE" record -q -d 2 -p 1 --raw -o $out/raw.dat
+check_eq "the pid filter is restored" all "$(cat $DEBUGFS/pid_filter)"
+check "the raw file has the per-run event format" sh -c \
+	"trace-cmd dump --events -i $out/raw.dat 2>/dev/null | grep -q 'name: teeprobe_netrx_run'"
+
+# --- damaged files ------------------------------------------------------------------
+size=$(stat -c %s $out/run.dat)
+for cut in 4096 $((size / 2)); do
+	head -c $cut $out/run.dat >$out/cut.dat
+	check_fails "report refuses the file cut at $cut bytes" \
+		"not a readable trace.dat|is damaged|no teeprobe events" \
+		"$TEEPROBE" report -i $out/cut.dat
+done
+check "rmmod teeprobe" rmmod teeprobe
+done_testing

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_tool_stats.c - unit tests for the teeprobe command's statistics
+ * (tools/stats.c) and table parser (tools/table.c), and for the figures
+ * derived from two snapshots (tools/derive.c): percentiles of samples and
+ * of log2 histograms on known data, rates, shares, CPU shares, counter
+ * and histogram differences, NIC and TCP counters.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tools/derive.h"
+#include "../../tools/snapshot.h"
+#include "../../tools/stats.h"
+#include "../../tools/table.h"
+#include "tap.h"
+
+/* test_pct_sorted - nearest rank on 1..100 and on small sets */
+static void test_pct_sorted(void)
+{
+	unsigned long long v[100], one = 7, two[2] = { 10, 20 };
+	int i;
+
+	for (i = 0; i < 100; i++)
+		v[i] = (i * 37) % 100 + 1;
+	sort_u64(v, 100);
+	tap_ok(v[0] == 1 && v[99] == 100, "sort_u64 sorts 1..100");
+	tap_ok(pct_sorted(v, 100, 50) == 50, "p50 of 1..100 is 50");
+	tap_ok(pct_sorted(v, 100, 99) == 99, "p99 of 1..100 is 99");
+	tap_ok(pct_sorted(v, 100, 100) == 100, "p100 of 1..100 is 100");
+	tap_ok(pct_sorted(&one, 1, 99) == 7, "p99 of one sample is it");
+	tap_ok(pct_sorted(two, 2, 50) == 10 && pct_sorted(two, 2, 51) == 20,
+	       "p50 of {10, 20} is 10, p51 is 20");
+	tap_ok(pct_sorted(NULL, 0, 50) == 0, "percentile of nothing is 0");
+}
+
+/* test_hist_pct - the module's log2 buckets, upper bounds */
+static void test_hist_pct(void)
+{
+	double b[HIST_BUCKETS] = { 0 };
+
+	tap_ok(hist_bucket_of(0) == 0 && hist_bucket_of(1) == 0 &&
+	       hist_bucket_of(1024) == 10 && hist_bucket_of(1ULL << 40) == 31,
+	       "bucket_low_ns maps to the module's bucket index");
+	tap_ok(hist_pct(b, 0, 50) == 0, "an empty histogram's p50 is 0");
+	b[10] = 98;	/* 1024..2047 */
+	b[12] = 1;	/* 4096..8191 */
+	b[16] = 1;	/* 65536..131071 */
+	tap_ok(hist_pct(b, 0, 50) == 2047, "p50 is the top of bucket 10 (2047)");
+	tap_ok(hist_pct(b, 0, 99) == 8191, "p99 is the top of bucket 12 (8191)");
+	tap_ok(hist_pct(b, 70000, 100) == 70000, "p100 is capped by the max");
+	tap_ok(hist_pct(b, 1500, 50) == 1500, "a max below the bucket's top caps it");
+}
+
+/* test_rate_share - division guarded against zero */
+static void test_rate_share(void)
+{
+	tap_ok(rate(300, 2) == 150, "300 in 2 s is 150/s");
+	tap_ok(rate(300, 0) == 0, "a rate over no time is 0");
+	tap_ok(share(1, 4) == 0.25, "1 of 4 is 0.25");
+	tap_ok(share(1, 0) == 0, "a share of nothing is 0");
+}
+
+/* test_table - header, rows, comments, keys, missing values */
+static void test_table(void)
+{
+	struct table t;
+	const char *text =
+		"# cpu cmd calls total_ns\n"
+		"0 INVOKE 3 300\n"
+		"1 INVOKE 4 400\n"
+		"all INVOKE 7 700\n"
+		"all SHM_REGISTER 2 90\n"
+		"# untracked 5\n";
+
+	tap_ok(table_parse(&t, text) == 0, "a table with a header parses");
+	tap_ok(t.ncols == 4 && t.nrows == 4, "4 columns, 4 rows, comments skipped");
+	tap_ok(table_get(&t, "all", "INVOKE", "calls") == 7, "all INVOKE calls = 7");
+	tap_ok(table_get(&t, "1", "INVOKE", "total_ns") == 400, "cpu 1 INVOKE total = 400");
+	tap_ok(table_get(&t, "all", "SHM_REGISTER", "calls") == 2, "a second key");
+	tap_ok(table_get(&t, "all", "OTHER", "calls") == 0, "a missing row reads 0");
+	tap_ok(table_get(&t, "all", "INVOKE", "nope") == 0, "a missing column reads 0");
+	table_free(&t);
+	tap_ok(table_parse(&t, "1 2 3\n") == -1, "a table without a header is refused");
+	table_free(&t);
+	tap_ok(table_parse(&t, NULL) == -1, "no text is refused");
+}
+
+/* snap - a snapshot from sources given as name, text pairs */
+static void snap(struct snapshot *s, const char *time, const char *stat,
+		 const char *dev, const char *tcp, const char *netrx,
+		 const char *hist)
+{
+	const char *src[][2] = { { "time", time }, { "proc_stat", stat },
+				 { "net_dev", dev }, { "snmp", tcp },
+				 { "netrx_stats", netrx }, { "netrx_hist", hist } };
+	char *copy, *line, *save;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+		copy = strdup(src[i][1]);
+		save = NULL;
+		for (line = strtok_r(copy, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			snapshot_add_line(s, src[i][0], line);
+		free(copy);
+	}
+}
+
+/* test_derive - two snapshots ten seconds apart */
+static void test_derive(void)
+{
+	struct snapshot a, b;
+	struct tables tb;
+	double pct[5], bucket[HIST_BUCKETS];
+
+	snap(&a, "100.0",
+	     "cpu 100 0 50 800 0 0 50 0 0 0\ncpu0 50 0 25 400 0 0 25 0 0 0",
+	     "Inter-|   Receive\n face |bytes packets\n  eth0: 1000 10 0 0\n    lo: 50 5 0 0",
+	     "Tcp: RtoAlgorithm PassiveOpens\nTcp: 1 40",
+	     "# cpu raises runs ksoftirqd_runs\n0 10 8 1\nall 10 8 1",
+	     "# hist bucket_low_ns cpu0 all\ninline_delay 1024 5 5");
+	snap(&b, "110.0",
+	     "cpu 200 0 250 1400 0 0 150 0 0 0\ncpu0 100 0 125 700 0 0 75 0 0 0",
+	     "Inter-|   Receive\n face |bytes packets\n  eth0: 9000 510 0 0\n    lo: 90 9 0 0",
+	     "Tcp: RtoAlgorithm PassiveOpens\nTcp: 1 140",
+	     "# cpu raises runs ksoftirqd_runs\n0 110 108 21\nall 110 108 21",
+	     "# hist bucket_low_ns cpu0 all\ninline_delay 1024 95 95\ninline_delay 1048576 10 10");
+	tap_ok(derive_seconds(&a, &b) == 10, "the snapshots are 10 s apart");
+	tap_ok(derive_cpu(&a, &b, "cpu", pct), "the cpu line is found");
+	tap_ok(fabs(pct[1] - 20) < 1e-9 && fabs(pct[2] - 10) < 1e-9 &&
+	       fabs(pct[0] - 10) < 1e-9 && fabs(pct[4] - 60) < 1e-9,
+	       "%%user 10, %%system 20, %%softirq 10, %%idle 60 (got %g %g %g %g)",
+	       pct[0], pct[1], pct[2], pct[4]);
+	tap_ok(derive_cpu(&a, &b, "cpu0", pct) && fabs(pct[1] - 20) < 1e-9,
+	       "cpu0's own line");
+	tap_ok(!derive_cpu(&a, &b, "cpu7", pct), "a CPU that is not there");
+	tap_ok(derive_nic_rx(&a, &b, "eth0") == 500, "eth0 received 500 packets");
+	tap_ok(derive_nic_rx(&a, &b, NULL) == 500, "all NICs but lo: 500 packets");
+	tap_ok(derive_snmp(&a, &b, "snmp", "PassiveOpens") == 100,
+	       "100 passive opens");
+	tables_load(&tb, &a, &b, "netrx_stats");
+	tap_ok(tb.ok && tables_delta(&tb, "all", NULL, "runs") == 100 &&
+	       tables_delta(&tb, "0", NULL, "ksoftirqd_runs") == 20,
+	       "NET_RX: 100 runs, 20 by ksoftirqd on cpu 0");
+	tables_free(&tb);
+	tables_load(&tb, &a, &b, "netrx_hist");
+	tap_ok(tables_hist_delta(&tb, "inline_delay", "cpu0", bucket) == 100 &&
+	       bucket[10] == 90 && bucket[20] == 10,
+	       "histogram difference: 90 at 1 us, 10 at 1 ms");
+	tap_ok(hist_pct(bucket, 0, 95) == (1 << 21) - 1,
+	       "its p95 is in the 1 ms bucket");
+	tables_free(&tb);
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
+int main(void)
+{
+	test_pct_sorted();
+	test_hist_pct();
+	test_rate_share();
+	test_table();
+	test_derive();
+	return tap_done();
+}

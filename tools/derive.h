@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * derive.h - figures derived from two snapshots (start, end): CPU time
+ * shares, counter differences in the module's tables and the kernel's TCP
+ * counters, NIC receive counts, histogram differences. Shared by report
+ * and stat.
+ */
+#ifndef TEEPROBE_DERIVE_H
+#define TEEPROBE_DERIVE_H
+
+#include <stdbool.h>
+
+#include "snapshot.h"
+#include "stats.h"
+#include "table.h"
+
+struct tables {
+	struct table t[2];
+	bool ok;
+};
+
+void tables_load(struct tables *tb, const struct snapshot *a,
+		 const struct snapshot *b, const char *source);
+void tables_free(struct tables *tb);
+double tables_delta(const struct tables *tb, const char *k0, const char *k1,
+		    const char *col);
+double tables_hist_delta(const struct tables *tb, const char *key,
+			 const char *col, double bucket[HIST_BUCKETS]);
+bool derive_cpu(const struct snapshot *a, const struct snapshot *b,
+		const char *name, double pct[5]);
+double derive_snmp(const struct snapshot *a, const struct snapshot *b,
+		   const char *source, const char *name);
+double derive_nic_rx(const struct snapshot *a, const struct snapshot *b,
+		     const char *dev);
+double derive_seconds(const struct snapshot *a, const struct snapshot *b);
+
+#endif /* TEEPROBE_DERIVE_H */

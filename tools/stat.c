@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stat.c - "teeprobe stat": the chain's rates live, one line per interval,
+ * like sar or mpstat, from the module's debugfs counters and /proc.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "derive.h"
+#include "module.h"
+#include "snapshot.h"
+#include "stats.h"
+#include "teeprobe.h"
+#include "utils.h"
+
+static volatile sig_atomic_t stop_requested;
+
+/* on_signal - Ctrl-C: finish after the current line */
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* stat_usage - help for teeprobe stat */
+static void stat_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: teeprobe stat [-i SECONDS] [-c COUNT] [--json] [-h]\n\n"
+		"  -i, --interval SEC  seconds between lines (default 1)\n"
+		"  -c, --count N       stop after N lines (default: until Ctrl-C)\n"
+		"      --json          one JSON object per line\n\n"
+		"Prints, per interval: %%system and %%softirq of all CPUs, NET_RX\n"
+		"runs/s against packets/s received by the NICs (without lo),\n"
+		"packets per run, the p99 of inline NET_RX raise->entry delays\n"
+		"and the share of runs by ksoftirqd, TEE ioctls/s with their\n"
+		"blocked share and p99, and TCP connections accepted per second.\n");
+}
+
+struct stat_line {
+	double sys, soft;
+	double netrx, rx, inl_p99, ksd_share, runs;
+	double tee, tee_blocked, tee_p99;
+	double accepts;
+};
+
+/* compute - one interval's figures from snapshots @a and @b */
+static void compute(const struct snapshot *a, const struct snapshot *b,
+		    struct stat_line *l)
+{
+	double secs = derive_seconds(a, b), pct[5] = { 0 };
+	double bucket[HIST_BUCKETS], one[HIST_BUCKETS], total = 0, off = 0;
+	struct tables nx, nh, ts, th;
+	int i, j;
+
+	memset(l, 0, sizeof(*l));
+	if (derive_cpu(a, b, "cpu", pct)) {
+		l->sys = pct[1];
+		l->soft = pct[2];
+	}
+	tables_load(&nx, a, b, "netrx_stats");
+	tables_load(&nh, a, b, "netrx_hist");
+	l->runs = tables_delta(&nx, "all", NULL, "runs");
+	l->netrx = rate(l->runs, secs);
+	l->ksd_share = share(tables_delta(&nx, "all", NULL, "ksoftirqd_runs"),
+			     l->runs);
+	tables_hist_delta(&nh, "inline_delay", "all", bucket);
+	l->inl_p99 = hist_pct(bucket, 0, 99);
+	l->rx = rate(derive_nic_rx(a, b, NULL), secs);
+	tables_free(&nx);
+	tables_free(&nh);
+
+	tables_load(&ts, a, b, "tee_stats");
+	tables_load(&th, a, b, "tee_hist");
+	memset(bucket, 0, sizeof(bucket));
+	for (i = 0; ts.ok && i < ts.t[1].nrows; i++) {
+		const char *cmd;
+
+		if (ts.t[1].nfields[i] < 2 || strcmp(ts.t[1].rows[i][0], "all"))
+			continue;
+		cmd = ts.t[1].rows[i][1];
+		l->tee += tables_delta(&ts, "all", cmd, "calls");
+		total += tables_delta(&ts, "all", cmd, "total_ns");
+		off += tables_delta(&ts, "all", cmd, "offcpu_ns");
+		tables_hist_delta(&th, cmd, "all", one);
+		for (j = 0; j < HIST_BUCKETS; j++)
+			bucket[j] += one[j];
+	}
+	l->tee_blocked = share(off, total);
+	l->tee_p99 = hist_pct(bucket, 0, 99);
+	l->tee = rate(l->tee, secs);
+	tables_free(&ts);
+	tables_free(&th);
+	l->accepts = rate(derive_snmp(a, b, "snmp", "PassiveOpens"), secs);
+}
+
+/* print_line - one interval as text or JSON */
+static void print_line(const struct stat_line *l, bool json, bool header)
+{
+	char when[16];
+	time_t now = time(NULL);
+
+	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+	if (json) {
+		printf("{\"time\":\"%s\",\"system_pct\":%.2f,\"softirq_pct\":%.2f,\"netrx_runs_per_s\":%.1f,\"rx_packets_per_s\":%.1f,\"packets_per_run\":%.2f,\"inline_delay_p99_ns\":%.0f,\"ksoftirqd_share\":%.4f,\"tee_calls_per_s\":%.1f,\"tee_blocked_share\":%.4f,\"tee_p99_ns\":%.0f,\"accepts_per_s\":%.1f}\n",
+		       when, l->sys, l->soft, l->netrx, l->rx,
+		       share(l->rx, l->netrx), l->inl_p99, l->ksd_share, l->tee,
+		       l->tee_blocked, l->tee_p99, l->accepts);
+	} else {
+		if (header)
+			printf("%-8s %7s %7s %9s %9s %7s %10s %6s %8s %8s %10s %9s\n",
+			       "time", "%sys", "%soft", "netrx/s", "rxpkt/s",
+			       "pkt/run", "inl_p99us", "ksd%", "tee/s",
+			       "blocked%", "tee_p99us", "accepts/s");
+		printf("%-8s %7.2f %7.2f %9.1f %9.1f %7.2f %10.1f %6.1f %8.1f %8.1f %10.1f %9.1f\n",
+		       when, l->sys, l->soft, l->netrx, l->rx,
+		       share(l->rx, l->netrx), l->inl_p99 / 1e3,
+		       100 * l->ksd_share, l->tee, 100 * l->tee_blocked,
+		       l->tee_p99 / 1e3, l->accepts);
+	}
+	fflush(stdout);
+}
+
+/* stat_main - entry point of teeprobe stat */
+int stat_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct snapshot snap[2] = { { 0 } };
+	double interval = 1;
+	long count = 0, n;
+	struct stat_line l;
+	struct timespec ts;
+	bool json = false;
+	char *end;
+	int c, cur = 0;
+
+	while ((c = getopt_long(argc, argv, "i:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (parse_seconds(optarg, &interval) || interval < 0.1 ||
+			    interval > 3600) {
+				err_msg("stat: -i '%s': an interval from 0.1 to 3600 seconds\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'c':
+			errno = 0;
+			count = strtol(optarg, &end, 10);
+			if (errno || *end || count < 1) {
+				err_msg("stat: -c '%s': a positive count\n", optarg);
+				return 2;
+			}
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			stat_usage(stdout);
+			return 0;
+		default:
+			stat_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		err_msg("stat: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (teeprobe_require_module())
+		return 1;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	snapshot_take(&snap[cur]);
+	for (n = 0; !stop_requested && (!count || n < count); n++) {
+		ts.tv_sec = (time_t)interval;
+		ts.tv_nsec = (long)((interval - floor(interval)) * 1e9);
+		while (nanosleep(&ts, &ts) && errno == EINTR && !stop_requested)
+			;
+		if (stop_requested)
+			break;
+		snapshot_take(&snap[!cur]);
+		compute(&snap[cur], &snap[!cur], &l);
+		print_line(&l, json, n == 0);
+		snapshot_free(&snap[cur]);
+		cur = !cur;
+	}
+	snapshot_free(&snap[0]);
+	snapshot_free(&snap[1]);
+	return 0;
+}
