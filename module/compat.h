@@ -34,6 +34,8 @@
  *                           request socket freed, answered or not
  *   inet_csk_accept         proto->accept: accept() hands out the child
  *                           (kretprobe; it may sleep)
+ *   inet_stream_connect     exported, proto_ops->connect: the connect()
+ *                           call a client waits in (kretprobe; it sleeps)
  *
  * Tracepoints: tcp:tcp_retransmit_synack for retransmits and
  * sock:inet_sock_set_state for the client side (SYN_SENT -> ESTABLISHED).
@@ -48,6 +50,7 @@
 #define TP_TCP_SEND_SYNACK_ARG_SK	0
 #define TP_TCP_SEND_SYNACK_ARG_REQ	3
 #define TP_TCP_SEND_SYNACK_ARG_TYPE	5
+#define TP_TCP_SEND_SYNACK_ARG_SYN_SKB	6	/* on the stack on x86-64 */
 #define TP_TCP_V4_SYN_RECV_SOCK		"tcp_v4_syn_recv_sock"
 #define TP_TCP_V6_SYN_RECV_SOCK		"tcp_v6_syn_recv_sock"
 /* (sk, skb, req, dst, req_unhash, own_req) -> child or NULL */
@@ -62,6 +65,8 @@
  * return the child socket, the only thing teeprobe reads.
  */
 #define TP_TCP_INET_CSK_ACCEPT		"inet_csk_accept"
+#define TP_TCP_INET_STREAM_CONNECT	"inet_stream_connect"
+#define TP_TCP_STREAM_CONNECT_ARG_SOCK	0	/* (sock, uaddr, len, flags) */
 
 #define TP_INET_SOCK_SET_STATE_PROTO	void *data, const struct sock *sk, \
 					const int oldstate, const int newstate

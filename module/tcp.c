@@ -127,6 +127,7 @@ enum tp_tcp_kind {
 	TP_TCP_KEY_REQ = 1,	/* a request socket, server side */
 	TP_TCP_KEY_CHILD = 2,	/* its child socket, until accept() */
 	TP_TCP_KEY_CLIENT = 3,	/* a connecting socket */
+	TP_TCP_KEY_CALL = 4,	/* a socket in a connect() call */
 };
 
 struct tp_tcp_cpu {
@@ -322,8 +323,18 @@ static int send_synack_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct tp_syn *syn = this_cpu_read(tcp_syn_now);
 	struct teeprobe_tcp_hs hs = {};
 
-	if (!syn || syn->answered)
+	if (!syn || syn->answered) {
+		/*
+		 * tcp_conn_request passes the SYN (retransmits do not): its
+		 * probe missed this one, so the handshake is not followed.
+		 */
+		if (type == TCP_SYNACK_NORMAL &&
+		    regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SYN_SKB)) {
+			hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACKS);
+			hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_UNTRACKED);
+		}
 		return 0;
+	}
 	/* Fast Open answers from the new child socket, not the listener. */
 	if (type != TCP_SYNACK_FASTOPEN && sk != syn->listener)
 		return 0;
@@ -414,34 +425,40 @@ static int syn_recv_sock_return(struct kretprobe_instance *ri,
 }
 NOKPROBE_SYMBOL(syn_recv_sock_return);
 
-/* reqsk_destructor_pre - a request socket is freed; tracked: never answered */
+/*
+ * reqsk_destructor_pre - a request socket is freed. Still in the table, it
+ * made no child, unless syn_recv_sock's probe missed that (another kprobe
+ * was running on this CPU): then req->sk is the child, and the handshake
+ * counts as untracked, not as a drop.
+ */
 static int reqsk_destructor_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	const struct request_sock *req = (const struct request_sock *)
 		regs_get_kernel_argument(regs, 0);
 	struct teeprobe_tcp_hs hs;
+	unsigned long flags;
 
-	/* A request that made a child has left the table already. */
+	/* Also process context: see accept_return. */
+	local_irq_save(flags);
 	if (teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs))
-		hs_count(port_slot(hs.port), TEEPROBE_TCP_REQ_DROPS);
+		hs_count(port_slot(hs.port), READ_ONCE(req->sk) ?
+			 TEEPROBE_TCP_UNTRACKED : TEEPROBE_TCP_REQ_DROPS);
+	local_irq_restore(flags);
 	return 0;
 }
 NOKPROBE_SYMBOL(reqsk_destructor_pre);
 
-/* accept_return - accept() returns a child: its handshake is complete */
-static int accept_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* accept_done - accept() returned @child: its handshake is complete */
+static void accept_done(struct sock *child)
 {
-	struct sock *child = (struct sock *)regs_return_value(regs);
 	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
 	struct teeprobe_tcp_addrs addrs;
 	struct teeprobe_tcp_hs hs;
 	u64 now;
 
-	if (IS_ERR_OR_NULL(child))
-		return 0;
 	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
 				     &hs))
-		return 0;
+		return;
 	now = ktime_get_ns();
 	phase_ns[TEEPROBE_TCP_SYN_SYNACK] = since(hs.syn_ns, hs.synack_ns);
 	phase_ns[TEEPROBE_TCP_SYNACK_ACK] = since(hs.synack_ns, hs.ack_ns);
@@ -455,8 +472,27 @@ static int accept_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 					     phase_ns[TEEPROBE_TCP_SYN_SYNACK],
 					     phase_ns[TEEPROBE_TCP_SYNACK_ACK],
 					     phase_ns[TEEPROBE_TCP_ACK_ACCEPT],
-					     0, hs.synack_retrans);
+					     0, 0, hs.synack_retrans);
 	}
+}
+NOKPROBE_SYMBOL(accept_done);
+
+/*
+ * accept_return - accept() returns. A kprobe handler that runs in process
+ * context keeps interrupts off: a softirq run at the end of an interrupt
+ * would otherwise serve SYNs while this CPU is "in a kprobe", and kprobes
+ * do not nest (the SYN's probes would count as missed).
+ */
+static int accept_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sock *child = (struct sock *)regs_return_value(regs);
+	unsigned long flags;
+
+	if (IS_ERR_OR_NULL(child))
+		return 0;
+	local_irq_save(flags);
+	accept_done(child);
+	local_irq_restore(flags);
 	return 0;
 }
 NOKPROBE_SYMBOL(accept_return);
@@ -470,49 +506,166 @@ static void tp_retransmit_synack(TP_TCP_RETRANSMIT_SYNACK_PROTO)
 	teeprobe_tcp_table_count_retrans(&tcp_table, hs_key(req, TP_TCP_KEY_REQ));
 }
 
-/* tp_inet_sock_set_state - the client side: SYN_SENT -> ESTABLISHED */
-static void tp_inet_sock_set_state(TP_INET_SOCK_SET_STATE_PROTO)
+/* client_emit - the client handshake @hs of @sk ends; @call_ns: connect() */
+static void client_emit(const struct sock *sk, const struct teeprobe_tcp_hs *hs,
+			u64 call_ns)
 {
-	unsigned long key = hs_key(sk, TP_TCP_KEY_CLIENT);
 	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
 	struct teeprobe_tcp_addrs addrs;
-	struct teeprobe_tcp_hs hs = {};
-	unsigned int slot;
-	u64 now;
 
-	if (sk->sk_protocol != IPPROTO_TCP)
-		return;
-	if (newstate == TCP_SYN_SENT) {
-		now = ktime_get_ns();
-		/* A leftover of an earlier connect on this socket goes. */
-		teeprobe_tcp_table_take(&tcp_table, key, &hs);
-		hs = (struct teeprobe_tcp_hs){
-			.syn_ns = now,
-			.port = ntohs(sk->sk_dport),
-		};
-		slot = port_slot(hs.port);
-		hs_count(slot, TEEPROBE_TCP_CONNECTS);
-		if (teeprobe_tcp_table_insert(&tcp_table, key, now, &hs) ==
-		    TEEPROBE_TCP_FULL)
-			hs_count(slot, TEEPROBE_TCP_CONNECT_UNTRACKED);
-		return;
+	if (call_ns) {
+		phase_ns[TEEPROBE_TCP_CONNECT_CALL] = call_ns;
+		hs_account(port_slot(hs->port), TEEPROBE_TCP_CONNECT_CALLS,
+			   phase_ns, BIT(TEEPROBE_TCP_CONNECT_CALL));
 	}
-	if (oldstate != TCP_SYN_SENT || !teeprobe_tcp_table_take(&tcp_table, key, &hs))
-		return;
-	slot = port_slot(hs.port);
-	if (newstate != TCP_ESTABLISHED) {
-		hs_count(slot, TEEPROBE_TCP_CONNECT_FAILED);
-		return;
-	}
-	phase_ns[TEEPROBE_TCP_CONNECT] = since(hs.syn_ns, ktime_get_ns());
-	hs_account(slot, TEEPROBE_TCP_CONNECTED, phase_ns,
-		    BIT(TEEPROBE_TCP_CONNECT));
 	if (trace_teeprobe_tcp_handshake_enabled()) {
 		hs_addrs(sk, &addrs);
 		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_CLIENT, &addrs, 0, 0, 0,
-					     phase_ns[TEEPROBE_TCP_CONNECT], 0);
+					     since(hs->syn_ns, hs->ack_ns),
+					     call_ns, 0);
 	}
 }
+
+/*
+ * client_syn_sent - @sk sends its SYN. Inside a connect() call teeprobe
+ * follows (its entry is in the table), the handshake's event waits for the
+ * call to return, so that it carries the call's time too.
+ */
+static void client_syn_sent(const struct sock *sk)
+{
+	unsigned long key = hs_key(sk, TP_TCP_KEY_CLIENT);
+	struct teeprobe_tcp_hs hs = {};
+	unsigned int slot;
+	u64 now = ktime_get_ns();
+
+	/* A leftover of an earlier connect on this socket goes. */
+	teeprobe_tcp_table_take(&tcp_table, key, &hs);
+	hs = (struct teeprobe_tcp_hs){
+		.syn_ns = now,
+		.port = ntohs(sk->sk_dport),
+		.in_call = teeprobe_tcp_table_contains(&tcp_table,
+						       hs_key(sk, TP_TCP_KEY_CALL)),
+	};
+	slot = port_slot(hs.port);
+	hs_count(slot, TEEPROBE_TCP_CONNECTS);
+	if (teeprobe_tcp_table_insert(&tcp_table, key, now, &hs) ==
+	    TEEPROBE_TCP_FULL)
+		hs_count(slot, TEEPROBE_TCP_CONNECT_UNTRACKED);
+}
+
+/* client_syn_sent_left - @sk left SYN_SENT for @newstate */
+static void client_syn_sent_left(const struct sock *sk, int newstate)
+{
+	unsigned long key = hs_key(sk, TP_TCP_KEY_CLIENT);
+	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
+	struct teeprobe_tcp_slot *s;
+	struct teeprobe_tcp_hs hs;
+	unsigned long flags;
+	bool wait;
+	u64 now;
+
+	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
+	if (!s)
+		return;
+	now = ktime_get_ns();
+	hs = s->hs;
+	hs.ack_ns = now;
+	/* Established with a connect() call waiting: it reports at return. */
+	wait = newstate == TCP_ESTABLISHED && hs.in_call;
+	if (wait)
+		s->hs.ack_ns = now;
+	else
+		s->key = 0;
+	teeprobe_tcp_table_unlock(&tcp_table, key, flags);
+
+	if (newstate != TCP_ESTABLISHED) {
+		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
+		return;
+	}
+	phase_ns[TEEPROBE_TCP_CONNECT] = since(hs.syn_ns, now);
+	hs_account(port_slot(hs.port), TEEPROBE_TCP_CONNECTED, phase_ns,
+		   BIT(TEEPROBE_TCP_CONNECT));
+	if (!wait)
+		client_emit(sk, &hs, 0);
+}
+
+/* tp_inet_sock_set_state - the client side: SYN_SENT -> ESTABLISHED */
+static void tp_inet_sock_set_state(TP_INET_SOCK_SET_STATE_PROTO)
+{
+	if (sk->sk_protocol != IPPROTO_TCP)
+		return;
+	if (newstate == TCP_SYN_SENT)
+		client_syn_sent(sk);
+	else if (oldstate == TCP_SYN_SENT)
+		client_syn_sent_left(sk, newstate);
+}
+
+/* What the inet_stream_connect kretprobe keeps between entry and return */
+struct tp_connect {
+	const struct sock *sk;
+	u64 start_ns;
+};
+
+/* connect_entry - a connect() call starts: mark its socket in the table */
+static int connect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tp_connect *c = (struct tp_connect *)ri->data;
+	const struct socket *sock = (const struct socket *)
+		regs_get_kernel_argument(regs, TP_TCP_STREAM_CONNECT_ARG_SOCK);
+	struct teeprobe_tcp_hs hs = {};
+	unsigned long flags;
+
+	c->sk = sock ? READ_ONCE(sock->sk) : NULL;
+	if (!c->sk || c->sk->sk_protocol != IPPROTO_TCP)
+		return 1;	/* not followed: no return handler */
+	/* Process context: see accept_return. */
+	local_irq_save(flags);
+	c->start_ns = ktime_get_ns();
+	if (teeprobe_tcp_table_insert(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL),
+				      c->start_ns, &hs) != TEEPROBE_TCP_INSERTED)
+		c->sk = NULL;	/* no room, or another thread's call */
+	local_irq_restore(flags);
+	return 0;
+}
+NOKPROBE_SYMBOL(connect_entry);
+
+/*
+ * connect_return - the call returns. If it waited for ESTABLISHED, the
+ * handshake is reported now; if it returned first (non-blocking), the
+ * state change will report it.
+ */
+static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tp_connect *c = (struct tp_connect *)ri->data;
+	long ret = (long)regs_return_value(regs);
+	struct teeprobe_tcp_slot *s;
+	struct teeprobe_tcp_hs hs;
+	unsigned long irqs, flags, key;
+	bool done = false;
+	u64 now;
+
+	if (!c->sk)
+		return 0;
+	local_irq_save(irqs);
+	now = ktime_get_ns();
+	teeprobe_tcp_table_take(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL), &hs);
+	key = hs_key(c->sk, TP_TCP_KEY_CLIENT);
+	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
+	if (s) {
+		hs = s->hs;
+		done = hs.in_call && hs.ack_ns;
+		if (done)
+			s->key = 0;
+		else
+			s->hs.in_call = false;
+		teeprobe_tcp_table_unlock(&tcp_table, key, flags);
+	}
+	if (done)
+		client_emit(c->sk, &hs, ret ? 0 : since(c->start_ns, now));
+	local_irq_restore(irqs);
+	return 0;
+}
+NOKPROBE_SYMBOL(connect_return);
 
 static struct teeprobe_hook tcp_hooks[] = {
 	{ .name = "tcp_retransmit_synack", .probe = tp_retransmit_synack },
@@ -546,6 +699,9 @@ static struct tp_tcp_probe tcp_probes[] = {
 	{ .symbol = TP_TCP_V4_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
 	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
 	{ .symbol = TP_TCP_INET_CSK_ACCEPT, .ret = accept_return,
+	  .may_sleep = true },
+	{ .symbol = TP_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
+	  .ret = connect_return, .data_size = sizeof(struct tp_connect),
 	  .may_sleep = true },
 };
 

@@ -27,13 +27,15 @@ enum teeprobe_tcp_counter {
 	TEEPROBE_TCP_CONNECTED,		/* client SYN_SENT -> ESTABLISHED */
 	TEEPROBE_TCP_CONNECT_FAILED,	/* client SYN_SENT -> CLOSE */
 	TEEPROBE_TCP_CONNECT_UNTRACKED,	/* client handshakes without room */
+	TEEPROBE_TCP_CONNECT_CALLS,	/* blocking connect() calls timed */
 	TEEPROBE_TCP_COUNTERS,
 };
 
 #define TEEPROBE_TCP_COUNTER_NAMES					\
 	"syns", "synacks", "syncookies", "syn_drops", "listen_overflows", \
 	"synack_retrans", "req_drops", "children", "accepted", "untracked", \
-	"connects", "connected", "connect_failed", "connect_untracked"
+	"connects", "connected", "connect_failed", "connect_untracked", \
+	"connect_calls"
 
 /* The timed phases of a handshake */
 enum teeprobe_tcp_phase {
@@ -41,11 +43,12 @@ enum teeprobe_tcp_phase {
 	TEEPROBE_TCP_SYNACK_ACK,	/* server: SYN/ACK -> final ACK */
 	TEEPROBE_TCP_ACK_ACCEPT,	/* server: final ACK -> accept() */
 	TEEPROBE_TCP_CONNECT,		/* client: SYN_SENT -> ESTABLISHED */
+	TEEPROBE_TCP_CONNECT_CALL,	/* client: a blocking connect() call */
 	TEEPROBE_TCP_PHASES,
 };
 
 #define TEEPROBE_TCP_PHASE_NAMES \
-	"syn_synack", "synack_ack", "ack_accept", "connect"
+	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call"
 
 enum teeprobe_tcp_side {
 	TEEPROBE_TCP_SERVER,

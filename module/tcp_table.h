@@ -30,9 +30,12 @@
 struct teeprobe_tcp_hs {
 	u64 syn_ns;		/* server: SYN seen; client: SYN_SENT */
 	u64 synack_ns;		/* server: first SYN/ACK sent */
-	u64 ack_ns;		/* server: final ACK made the child socket */
+	u64 ack_ns;		/* server: final ACK made the child socket;
+				 * client: ESTABLISHED
+				 */
 	u32 synack_retrans;	/* server: SYN/ACK retransmits */
 	u16 port;		/* the port the handshake is counted under */
+	bool in_call;		/* client: connect() waits for it */
 };
 
 struct teeprobe_tcp_slot {
@@ -183,6 +186,47 @@ static inline bool teeprobe_tcp_table_take(struct teeprobe_tcp_table *t,
 	}
 	raw_spin_unlock_irqrestore(&b->lock, flags);
 	return found;
+}
+
+/*
+ * teeprobe_tcp_table_find_lock - the entry of @key with its bucket locked
+ * (interrupts off, saved in *@flags), or NULL and nothing locked. The
+ * caller may change the entry, or free it by zeroing its key, then calls
+ * teeprobe_tcp_table_unlock().
+ */
+static inline struct teeprobe_tcp_slot *
+teeprobe_tcp_table_find_lock(struct teeprobe_tcp_table *t, unsigned long key,
+			     unsigned long *flags)
+{
+	struct teeprobe_tcp_bucket *b = tcp_table_bucket(t, key);
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&b->lock, *flags);
+	for (i = 0; i < TEEPROBE_TCP_BUCKET_SLOTS; i++)
+		if (b->slot[i].key == key)
+			return &b->slot[i];
+	raw_spin_unlock_irqrestore(&b->lock, *flags);
+	return NULL;
+}
+
+/* teeprobe_tcp_table_unlock - release what find_lock returned for @key */
+static inline void teeprobe_tcp_table_unlock(struct teeprobe_tcp_table *t,
+					     unsigned long key,
+					     unsigned long flags)
+{
+	raw_spin_unlock_irqrestore(&tcp_table_bucket(t, key)->lock, flags);
+}
+
+/* teeprobe_tcp_table_contains - whether @key has an entry */
+static inline bool teeprobe_tcp_table_contains(struct teeprobe_tcp_table *t,
+					       unsigned long key)
+{
+	unsigned long flags;
+
+	if (!teeprobe_tcp_table_find_lock(t, key, &flags))
+		return false;
+	teeprobe_tcp_table_unlock(t, key, flags);
+	return true;
 }
 
 /* teeprobe_tcp_table_count_retrans - one more SYN/ACK retransmit of @key */

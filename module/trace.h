@@ -229,7 +229,9 @@ TRACE_DEFINE_ENUM(TEEPROBE_TCP_CLIENT);
  * teeprobe_tcp_handshake - one handshake finished. Server side (accept()
  * returned its socket): @syn_to_synack_ns, @synack_to_ack_ns,
  * @ack_to_accept_ns and @synack_retrans; client side (ESTABLISHED):
- * @connect_ns. Fields of the other side are 0. Addresses and ports are the
+ * @connect_ns, and @connect_call_ns, the whole connect() call that waited
+ * for it (0 when connect() did not wait: non-blocking). Fields of the
+ * other side are 0. Addresses and ports are the
  * socket's own: s is local, d is remote; IPv4 also in the v6 fields as
  * v4-mapped, as sock:inet_sock_set_state has them.
  */
@@ -237,10 +239,11 @@ TRACE_EVENT(teeprobe_tcp_handshake,
 
 	TP_PROTO(unsigned int side, const struct teeprobe_tcp_addrs *a,
 		 u64 syn_to_synack_ns, u64 synack_to_ack_ns,
-		 u64 ack_to_accept_ns, u64 connect_ns, u32 synack_retrans),
+		 u64 ack_to_accept_ns, u64 connect_ns, u64 connect_call_ns,
+		 u32 synack_retrans),
 
 	TP_ARGS(side, a, syn_to_synack_ns, synack_to_ack_ns, ack_to_accept_ns,
-		connect_ns, synack_retrans),
+		connect_ns, connect_call_ns, synack_retrans),
 
 	TP_STRUCT__entry(
 		__field(u8, side)
@@ -255,6 +258,7 @@ TRACE_EVENT(teeprobe_tcp_handshake,
 		__field(u64, synack_to_ack_ns)
 		__field(u64, ack_to_accept_ns)
 		__field(u64, connect_ns)
+		__field(u64, connect_call_ns)
 		__field(u32, synack_retrans)
 	),
 
@@ -271,16 +275,17 @@ TRACE_EVENT(teeprobe_tcp_handshake,
 		__entry->synack_to_ack_ns = synack_to_ack_ns;
 		__entry->ack_to_accept_ns = ack_to_accept_ns;
 		__entry->connect_ns = connect_ns;
+		__entry->connect_call_ns = connect_call_ns;
 		__entry->synack_retrans = synack_retrans;
 	),
 
-	TP_printk("side=%s family=%u sport=%u dport=%u saddr=%pI4 daddr=%pI4 saddrv6=%pI6c daddrv6=%pI6c syn_to_synack_ns=%llu synack_to_ack_ns=%llu ack_to_accept_ns=%llu connect_ns=%llu synack_retrans=%u",
+	TP_printk("side=%s family=%u sport=%u dport=%u saddr=%pI4 daddr=%pI4 saddrv6=%pI6c daddrv6=%pI6c syn_to_synack_ns=%llu synack_to_ack_ns=%llu ack_to_accept_ns=%llu connect_ns=%llu connect_call_ns=%llu synack_retrans=%u",
 		  show_tcp_side(__entry->side), __entry->family, __entry->sport,
 		  __entry->dport, __entry->saddr, __entry->daddr,
 		  __entry->saddr_v6, __entry->daddr_v6,
 		  __entry->syn_to_synack_ns, __entry->synack_to_ack_ns,
 		  __entry->ack_to_accept_ns, __entry->connect_ns,
-		  __entry->synack_retrans)
+		  __entry->connect_call_ns, __entry->synack_retrans)
 );
 
 /*
@@ -328,6 +333,7 @@ TRACE_EVENT(teeprobe_tcp_window,
 		TP_TCP_PHASE_FIELDS(synack_ack)
 		TP_TCP_PHASE_FIELDS(ack_accept)
 		TP_TCP_PHASE_FIELDS(connect)
+		TP_TCP_PHASE_FIELDS(connect_call)
 	),
 
 	TP_fast_assign(
@@ -349,9 +355,10 @@ TRACE_EVENT(teeprobe_tcp_window,
 		TP_TCP_PHASE_ASSIGN(synack_ack, TEEPROBE_TCP_SYNACK_ACK);
 		TP_TCP_PHASE_ASSIGN(ack_accept, TEEPROBE_TCP_ACK_ACCEPT);
 		TP_TCP_PHASE_ASSIGN(connect, TEEPROBE_TCP_CONNECT);
+		TP_TCP_PHASE_ASSIGN(connect_call, TEEPROBE_TCP_CONNECT_CALL);
 	),
 
-	TP_printk("cpu=%d start_ns=%llu len_ns=%llu syns=%llu synacks=%llu syn_drops=%llu listen_overflows=%llu synack_retrans=%llu req_drops=%llu accepted=%llu untracked=%llu connected=%llu connect_failed=%llu syn_synack_count=%llu syn_synack_p50_ns=%llu syn_synack_p99_ns=%llu syn_synack_max_ns=%llu synack_ack_count=%llu synack_ack_p50_ns=%llu synack_ack_p99_ns=%llu synack_ack_max_ns=%llu ack_accept_count=%llu ack_accept_p50_ns=%llu ack_accept_p99_ns=%llu ack_accept_max_ns=%llu connect_count=%llu connect_p50_ns=%llu connect_p99_ns=%llu connect_max_ns=%llu",
+	TP_printk("cpu=%d start_ns=%llu len_ns=%llu syns=%llu synacks=%llu syn_drops=%llu listen_overflows=%llu synack_retrans=%llu req_drops=%llu accepted=%llu untracked=%llu connected=%llu connect_failed=%llu syn_synack_count=%llu syn_synack_p50_ns=%llu syn_synack_p99_ns=%llu syn_synack_max_ns=%llu synack_ack_count=%llu synack_ack_p50_ns=%llu synack_ack_p99_ns=%llu synack_ack_max_ns=%llu ack_accept_count=%llu ack_accept_p50_ns=%llu ack_accept_p99_ns=%llu ack_accept_max_ns=%llu connect_count=%llu connect_p50_ns=%llu connect_p99_ns=%llu connect_max_ns=%llu connect_call_count=%llu connect_call_p50_ns=%llu connect_call_p99_ns=%llu connect_call_max_ns=%llu",
 		  __entry->cpu, __entry->start_ns, __entry->len_ns,
 		  __entry->syns, __entry->synacks, __entry->syn_drops,
 		  __entry->listen_overflows, __entry->synack_retrans,
@@ -364,7 +371,9 @@ TRACE_EVENT(teeprobe_tcp_window,
 		  __entry->ack_accept_count, __entry->ack_accept_p50_ns,
 		  __entry->ack_accept_p99_ns, __entry->ack_accept_max_ns,
 		  __entry->connect_count, __entry->connect_p50_ns,
-		  __entry->connect_p99_ns, __entry->connect_max_ns)
+		  __entry->connect_p99_ns, __entry->connect_max_ns,
+		  __entry->connect_call_count, __entry->connect_call_p50_ns,
+		  __entry->connect_call_p99_ns, __entry->connect_call_max_ns)
 );
 
 #endif /* _TEEPROBE_TRACE_H */

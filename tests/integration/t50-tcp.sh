@@ -1,0 +1,243 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t50-tcp - teeprobe's TCP handshake phases: handshakes counted on both
+# sides against hsbench's own counts and the kernel's SNMP counters, the
+# client's connect latency against hsbench's, the SYN/ACK -> ACK phase under
+# netem delay, the accept wait with stalled workers, IPv6, and a table too
+# small for the handshakes in flight.
+. "$(dirname "$0")/lib.sh"
+. "$top/lab/lab.sh"
+
+ko=$TP_MODULES/module/teeprobe.ko
+conns=${TP_TCP_CONNECTIONS:-200}
+threads=10
+# The lab kernel runs user space ~15x slower: fewer connections there.
+[ "$TP_KERNEL" = lab ] && conns=${TP_TCP_CONNECTIONS:-40} threads=5
+delay_ms=20
+stall_us=5000
+port=$LAB_PORT
+out=$TP_OUT/tcp
+mkdir -p "$out"
+
+# tcp_stat PORT COUNTER - a counter of the "all PORT" line of tcp_stats
+tcp_stat() {
+	awk -v p="$1" -v c="$2" '
+	/^# cpu port/ { for (i = 3; i <= NF; i++) col[$i] = i - 1 }
+	$1 == "all" && $2 == p { v = $(col[c]) }
+	END { printf "%.0f\n", v }' "${3:-$DEBUGFS/tcp_stats}"
+}
+# table_stat FIELD - a field of the "# table" line of tcp_stats
+table_stat() {
+	awk -v f="$1" '$2 == "table" { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' \
+		$DEBUGFS/tcp_stats
+}
+# netstat NAME - a TcpExt counter of the root namespace (the server's)
+netstat() {
+	awk -v k="$1" '$1 == "TcpExt:" && !n { for (i = 2; i <= NF; i++) col[$i] = i; n = 1; next }
+		$1 == "TcpExt:" { print $(col[k]) }' /proc/net/netstat
+}
+# events FILE SIDE - the teeprobe_tcp_handshake events of SIDE in FILE
+events() { grep "teeprobe_tcp_handshake: side=$2 " "$1"; }
+# p50_us FILE SIDE FIELD - nearest-rank median of FIELD (ns) in us, as hsbench
+p50_us() {
+	events "$1" "$2" | sed -n "s/.* $3=\([0-9]*\).*/\1/p" | sort -n |
+		awk '{ v[NR] = $1 } END { r = int((NR * 50 + 99) / 100); if (r < 1) r = 1
+			printf "%.1f\n", v[r] / 1000 }'
+}
+# json_p50 FILE NAME - p50 of NAME ("connect_us"...) in hsbench's JSON
+json_p50() { grep -o "\"$2\":{[^}]*}" "$1" | sed -n 's/.*"p50":\([0-9.]*\).*/\1/p'; }
+# within PCT A B - A and B differ by at most PCT percent of B
+within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
+# grew_by_ms A B LOW HIGH - B - A (us) is from LOW to HIGH ms
+grew_by_ms() { awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" 'BEGIN { d = (b - a) / 1000; exit !(d >= lo && d <= hi) }'; }
+# less_ms A B MS - B exceeds A (us) by less than MS ms
+less_ms() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !((b - a) / 1000 < m) }'; }
+
+# tcp_case NAME CONNS THREADS [SERVER-OPTION...] - one hsbench run with
+# zeroed counters and a fresh trace; leaves NAME.{stats,hist,trace,netstat}
+# and hsbench's files in $out/NAME/
+tcp_case() {
+	local name=$1 n=$2 t=$3 rc
+	shift 3
+	echo 1 >$DEBUGFS/reset
+	echo 0 >$TRACEFS/tracing_on
+	echo >$TRACEFS/trace
+	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_handshake/enable
+	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_window/enable
+	echo 1 >$TRACEFS/tracing_on
+	netstat TCPSynRetrans >"$out/$name.netstat"
+	netstat ListenOverflows >>"$out/$name.netstat"
+	LAB_OUT=$out/$name lab_run soft "$n" "$t" "$@"
+	rc=$?
+	# Let the window flush close the last windows (an eighth of a window late).
+	sleep 0.5
+	echo 0 >$TRACEFS/tracing_on
+	netstat TCPSynRetrans >>"$out/$name.netstat"
+	netstat ListenOverflows >>"$out/$name.netstat"
+	cp $DEBUGFS/tcp_stats "$out/$name.stats"
+	cp $DEBUGFS/tcp_hist "$out/$name.hist"
+	cp $DEBUGFS/tcp_probes "$out/$name.probes"
+	cp $TRACEFS/trace "$out/$name.trace"
+	echo 0 >$TRACEFS/events/teeprobe/enable
+	return $rc
+}
+# netstat_delta NAME FIRST-LINE - a counter's growth over a case
+netstat_delta() { awk -v l="$2" 'NR == l { a = $1 } NR == l + 2 { print $1 - a }' "$out/$1.netstat"; }
+# window_sum NAME FIELD - FIELD summed over the case's window events
+window_sum() {
+	sed -n "s/.*teeprobe_tcp_window: .* $2=\([0-9]*\).*/\1/p" "$out/$1.trace" |
+		awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
+
+# check runs a function in a new shell: give it the helpers it calls.
+export out
+export -f tcp_stat table_stat netstat events lab_run kv
+
+# --- parameters -----------------------------------------------------------
+bad_params=(tcp_table_size=100 tcp_table_size=32 tcp_table_size=2097152
+	tcp_timeout_s=0 tcp_timeout_s=3601 tcp_timeout_s=x)
+[ "$TP_KERNEL" = lab ] && bad_params=(tcp_table_size=100 tcp_timeout_s=0)
+for bad in "${bad_params[@]}"; do
+	check_fails "teeprobe refuses $bad" "Invalid (argument|parameters)" insmod "$ko" "$bad"
+	check "... and says why in dmesg" sh -c "dmesg | tail -n 5 | grep -q 'teeprobe: ${bad%%=*}=.*must be'"
+done
+
+check "insmod teeprobe.ko" insmod "$ko"
+for sym in tcp_conn_request tcp_v4_send_synack tcp_v6_send_synack \
+	tcp_v4_syn_recv_sock tcp_v6_syn_recv_sock tcp_v4_reqsk_destructor \
+	tcp_v6_reqsk_destructor inet_csk_accept inet_stream_connect; do
+	check_eq "$sym is probed" attached \
+		"$(awk -v s=$sym '$1 == s { print $3 }' $DEBUGFS/tcp_probes)"
+done
+check "the tcp tracepoints are hooked" sh -c \
+	"grep -qx 'tcp tcp_retransmit_synack' $DEBUGFS/hooks && grep -qx 'tcp inet_sock_set_state' $DEBUGFS/hooks"
+check_eq "tcp_stats is root-only" 400 "$(stat -c %a $DEBUGFS/tcp_stats)"
+
+# --- counts: teeprobe = hsbench = the kernel's counters ---------------------
+if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threads"; then
+	d=$out/base/soft-$conns
+	check_eq "hsbench's client completed every handshake" \
+		"\"completed\":$conns,\"errors\":0" \
+		"$(grep -o '"completed":[0-9]*,"errors":[0-9]*' "$d/client.json")"
+	check_eq "server: teeprobe counts $conns accepted handshakes, as hsbench's server" \
+		"$conns $conns" "$(tcp_stat $port accepted "$out/base.stats") $(kv "$d/server.txt" handshakes_completed)"
+	check_eq "client: teeprobe counts $conns established connects" \
+		"$conns $conns" "$(tcp_stat $port connects "$out/base.stats") $(tcp_stat $port connected "$out/base.stats")"
+	check_eq "one final ACK made a child per handshake" "$conns" \
+		"$(tcp_stat $port children "$out/base.stats")"
+	check_eq "every SYN was answered or counted dropped" \
+		"$(tcp_stat $port syns "$out/base.stats")" \
+		"$(( $(tcp_stat $port synacks "$out/base.stats") + $(tcp_stat $port syncookies "$out/base.stats") + $(tcp_stat $port syn_drops "$out/base.stats") ))"
+	check_eq "SYN/ACK retransmits: teeprobe = TcpExt TCPSynRetrans" \
+		"$(netstat_delta base 1)" "$(tcp_stat $port synack_retrans "$out/base.stats")"
+	check_eq "listen overflows: teeprobe = TcpExt ListenOverflows" \
+		"$(netstat_delta base 2)" "$(tcp_stat $port listen_overflows "$out/base.stats")"
+	check_eq "no handshake left in the table" 0 "$(table_stat in_use)"
+	check_eq "one server and one client event per handshake" "$conns $conns" \
+		"$(events "$out/base.trace" server | wc -l) $(events "$out/base.trace" client | wc -l)"
+	check_eq "server events carry the endpoints" "$conns" \
+		"$(events "$out/base.trace" server | grep -c "sport=$port .*saddr=$TP_SERVER_ADDR daddr=$TP_CLIENT_ADDR ")"
+	check_eq "client events carry the endpoints" "$conns" \
+		"$(events "$out/base.trace" client | grep -c "dport=$port saddr=$TP_CLIENT_ADDR daddr=$TP_SERVER_ADDR ")"
+	check_eq "window events add up to the handshakes" "$conns $conns" \
+		"$(window_sum base accepted) $(window_sum base connected)"
+	for phase in syn_synack synack_ack ack_accept connect connect_call; do
+		check_eq "tcp_hist: $conns $phase samples for port $port" "$conns" \
+			"$(awk -v p=$port -v f=$phase '$1 == p && $2 == f { s += $NF } END { print s + 0 }' "$out/base.hist")"
+	done
+	check_eq "every connect() call was timed" "$conns $conns" \
+		"$(tcp_stat $port connect_calls "$out/base.stats") $(events "$out/base.trace" client | grep -vc ' connect_call_ns=0 ')"
+	a=$(p50_us "$out/base.trace" client connect_call_ns)
+	hs_connect=$(json_p50 "$d/client.json" connect_us)
+	check "client connect() p50: teeprobe $a us, hsbench $hs_connect us (within 10 %)" \
+		within 10 "$a" "$hs_connect"
+	base_connect=$(p50_us "$out/base.trace" client connect_ns)
+	check "client SYN_SENT -> ESTABLISHED p50 $base_connect us is inside connect()" \
+		less_ms "$hs_connect" "$base_connect" 0
+fi
+
+# --- netem delay on the client's NIC: SYN/ACK -> ACK grows, SYN -> SYN/ACK not
+if ! ip netns exec "$TP_CLIENT_NETNS" tc qdisc add dev eth1 root netem delay ${delay_ms}ms 2>"$out/tc.err"; then
+	skip "netem delay cases" "tc netem: $(head -n 1 "$out/tc.err")"
+elif check "IPv4 with ${delay_ms} ms netem delay on the client's NIC" tcp_case netem "$conns" "$threads"; then
+	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
+	d=$out/netem/soft-$conns
+	check_eq "netem: teeprobe counts $conns handshakes on both sides" "$conns $conns" \
+		"$(tcp_stat $port accepted "$out/netem.stats") $(tcp_stat $port connected "$out/netem.stats")"
+	a=$(p50_us "$out/base.trace" server synack_to_ack_ns)
+	b=$(p50_us "$out/netem.trace" server synack_to_ack_ns)
+	check "SYN/ACK -> ACK p50 grows by about the delay: $a -> $b us" \
+		grew_by_ms "$a" "$b" $((delay_ms / 2)) $((delay_ms * 2))
+	a=$(p50_us "$out/base.trace" server syn_to_synack_ns)
+	b=$(p50_us "$out/netem.trace" server syn_to_synack_ns)
+	check "SYN -> SYN/ACK p50 does not: $a -> $b us" less_ms "$a" "$b" $((delay_ms / 4))
+	a=$(p50_us "$out/netem.trace" client connect_call_ns)
+	b=$(json_p50 "$d/client.json" connect_us)
+	check "netem: client connect() p50 teeprobe $a us, hsbench $b us (within 10 %)" within 10 "$a" "$b"
+	a=$(p50_us "$out/netem.trace" client connect_ns)
+	check "netem: SYN_SENT -> ESTABLISHED grows by about the delay: $base_connect -> $a us" \
+		grew_by_ms "$base_connect" "$a" $((delay_ms / 2)) $((delay_ms * 2))
+else
+	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
+fi
+
+# --- stalled workers: the accept wait grows ------------------------------
+# Two workers for $threads clients, so connections queue for accept();
+# then each handshake blocks its worker $stall_us us, as a slow TEE call.
+if check "two workers" tcp_case fast "$conns" "$threads" --workers 2 &&
+   check "two workers stalled $stall_us us per handshake" \
+	tcp_case stalled "$conns" "$threads" --workers 2 --stall-us $stall_us; then
+	a=$(p50_us "$out/fast.trace" server ack_to_accept_ns)
+	b=$(p50_us "$out/stalled.trace" server ack_to_accept_ns)
+	check "ACK -> accept p50 grows by at least one stall: $a -> $b us" \
+		grew_by_ms "$a" "$b" $((stall_us / 1000)) 100000
+	ha=$(json_p50 "$out/fast/soft-$conns/client.json" handshake_us)
+	hb=$(json_p50 "$out/stalled/soft-$conns/client.json" handshake_us)
+	check "hsbench's handshake p50 grows too: $ha -> $hb us" \
+		grew_by_ms "$ha" "$hb" $((stall_us / 1000)) 100000
+	a=$(p50_us "$out/fast.trace" server syn_to_synack_ns)
+	b=$(p50_us "$out/stalled.trace" server syn_to_synack_ns)
+	check "SYN -> SYN/ACK p50 does not grow with stalled workers: $a -> $b us" \
+		less_ms "$a" "$b" $((stall_us / 4000))
+fi
+
+# --- IPv6 ---------------------------------------------------------------------
+v6conns=$((conns / 4))
+ip addr add fd00:198:18::1/64 dev eth0 nodad
+ip -n "$TP_CLIENT_NETNS" addr add fd00:198:18::2/64 dev eth1 nodad
+v4_addr=$TP_SERVER_ADDR
+export TP_SERVER_ADDR="[fd00:198:18::1]" LAB_PORT=$((port + 1))
+check "IPv6: hsbench soft, $v6conns connections" tcp_case v6 "$v6conns" "$threads"
+v6_rc=$?
+export TP_SERVER_ADDR=$v4_addr LAB_PORT=$port
+if [ $v6_rc = 0 ]; then
+	check_eq "IPv6: teeprobe counts $v6conns handshakes on both sides" "$v6conns $v6conns" \
+		"$(tcp_stat $((port + 1)) accepted "$out/v6.stats") $(tcp_stat $((port + 1)) connected "$out/v6.stats")"
+	check_eq "IPv6: the events say family 10 and carry the addresses" "$v6conns $v6conns" \
+		"$(events "$out/v6.trace" server | grep -c 'family=10 .*saddrv6=fd00:198:18::1 daddrv6=fd00:198:18::2 ') $(events "$out/v6.trace" client | grep -c 'family=10 .*saddrv6=fd00:198:18::2 daddrv6=fd00:198:18::1 ')"
+fi
+
+# --- a table too small for the handshakes in flight --------------------------
+check "rmmod teeprobe" rmmod teeprobe
+check "insmod teeprobe.ko tcp_table_size=64" insmod "$ko" tcp_table_size=64
+many=$((conns * 2))
+[ "$TP_KERNEL" = lab ] && many=100
+# One stalled worker: up to $many / 2 children wait for accept() at once.
+if check "one stalled worker, $many connections from $((many / 2)) threads" \
+	tcp_case small "$many" $((many / 2)) --workers 1 --stall-us 500; then
+	check "the table was full at times" test "$(tcp_stat $port untracked "$out/small.stats")" -gt 0
+	# A kprobe hit while another kprobe runs on the CPU is missed (and
+	# counted in nmissed); that handshake cannot be followed either.
+	missed=$(awk '$1 !~ /^#/ { s += $5 } END { print s + 0 }' "$out/small.probes")
+	echo "# probes missed $missed hits"
+	check "server: accepted + untracked = $many, give or take $missed missed probe hits" \
+		test $(( $(tcp_stat $port accepted "$out/small.stats") + $(tcp_stat $port untracked "$out/small.stats") )) \
+		-ge $((many - missed)) -a \
+		$(( $(tcp_stat $port accepted "$out/small.stats") + $(tcp_stat $port untracked "$out/small.stats") )) -le $many
+	check_eq "no request socket counted dropped" 0 "$(tcp_stat $port req_drops "$out/small.stats")"
+	check_eq "client: connected + untracked = $many" "$many" \
+		"$(( $(tcp_stat $port connected "$out/small.stats") + $(tcp_stat $port connect_untracked "$out/small.stats") ))"
+	check_eq "no entry leaked" 0 "$(table_stat in_use)"
+fi
+check "rmmod teeprobe" rmmod teeprobe
+done_testing
