@@ -34,6 +34,7 @@
 
 #include <linux/cpu.h>
 #include <linux/err.h>
+#include <linux/ftrace.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/in6.h>
@@ -48,6 +49,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/trace_recursion.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -329,10 +331,8 @@ static int send_synack_pre(struct kprobe *kp, struct pt_regs *regs)
 		 * probe missed this one, so the handshake is not followed.
 		 */
 		if (type == TCP_SYNACK_NORMAL &&
-		    regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SYN_SKB)) {
+		    regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SYN_SKB))
 			hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACKS);
-			hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_UNTRACKED);
-		}
 		return 0;
 	}
 	/* Fast Open answers from the new child socket, not the listener. */
@@ -349,9 +349,9 @@ static int send_synack_pre(struct kprobe *kp, struct pt_regs *regs)
 	hs.syn_ns = syn->syn_ns;
 	hs.synack_ns = ktime_get_ns();
 	hs.port = syn->listener->sk_num;
-	if (teeprobe_tcp_table_insert(&tcp_table, hs_key(req, TP_TCP_KEY_REQ),
-				      hs.synack_ns, &hs) == TEEPROBE_TCP_FULL)
-		hs_count(syn->slot, TEEPROBE_TCP_UNTRACKED);
+	/* No room: the table counts it, accept() will count it untracked. */
+	teeprobe_tcp_table_insert(&tcp_table, hs_key(req, TP_TCP_KEY_REQ),
+				  hs.synack_ns, &hs);
 	return 0;
 }
 NOKPROBE_SYMBOL(send_synack_pre);
@@ -418,54 +418,39 @@ static int syn_recv_sock_return(struct kretprobe_instance *ri,
 	now = ktime_get_ns();
 	hs.ack_ns = now;
 	hs_count(slot, TEEPROBE_TCP_CHILDREN);
-	if (teeprobe_tcp_table_insert(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
-				      now, &hs) == TEEPROBE_TCP_FULL)
-		hs_count(slot, TEEPROBE_TCP_UNTRACKED);
+	teeprobe_tcp_table_insert(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
+				  now, &hs);
 	return 0;
 }
 NOKPROBE_SYMBOL(syn_recv_sock_return);
 
 /*
- * reqsk_destructor_pre - a request socket is freed. Still in the table, it
- * made no child, unless syn_recv_sock's probe missed that (another kprobe
- * was running on this CPU): then req->sk is the child, and the handshake
- * counts as untracked, not as a drop.
+ * accept_done - accept() hands out @child: its handshake is complete. It
+ * counts whether followed or not (its phases then are unknown: the table
+ * had no room, or a probe missed a step).
  */
-static int reqsk_destructor_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	const struct request_sock *req = (const struct request_sock *)
-		regs_get_kernel_argument(regs, 0);
-	struct teeprobe_tcp_hs hs;
-	unsigned long flags;
-
-	/* Also process context: see accept_return. */
-	local_irq_save(flags);
-	if (teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs))
-		hs_count(port_slot(hs.port), READ_ONCE(req->sk) ?
-			 TEEPROBE_TCP_UNTRACKED : TEEPROBE_TCP_REQ_DROPS);
-	local_irq_restore(flags);
-	return 0;
-}
-NOKPROBE_SYMBOL(reqsk_destructor_pre);
-
-/* accept_done - accept() returned @child: its handshake is complete */
-static void accept_done(struct sock *child)
+static void accept_done(const struct sock *child)
 {
 	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
 	struct teeprobe_tcp_addrs addrs;
 	struct teeprobe_tcp_hs hs;
+	unsigned int slot;
 	u64 now;
 
 	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
-				     &hs))
+				     &hs)) {
+		slot = port_slot(child->sk_num);
+		hs_count(slot, TEEPROBE_TCP_ACCEPTED);
+		hs_count(slot, TEEPROBE_TCP_UNTRACKED);
 		return;
+	}
 	now = ktime_get_ns();
 	phase_ns[TEEPROBE_TCP_SYN_SYNACK] = since(hs.syn_ns, hs.synack_ns);
 	phase_ns[TEEPROBE_TCP_SYNACK_ACK] = since(hs.synack_ns, hs.ack_ns);
 	phase_ns[TEEPROBE_TCP_ACK_ACCEPT] = since(hs.ack_ns, now);
 	hs_account(port_slot(hs.port), TEEPROBE_TCP_ACCEPTED, phase_ns,
-		    BIT(TEEPROBE_TCP_SYN_SYNACK) | BIT(TEEPROBE_TCP_SYNACK_ACK) |
-		    BIT(TEEPROBE_TCP_ACK_ACCEPT));
+		   BIT(TEEPROBE_TCP_SYN_SYNACK) | BIT(TEEPROBE_TCP_SYNACK_ACK) |
+		   BIT(TEEPROBE_TCP_ACK_ACCEPT));
 	if (trace_teeprobe_tcp_handshake_enabled()) {
 		hs_addrs(child, &addrs);
 		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_SERVER, &addrs,
@@ -475,27 +460,106 @@ static void accept_done(struct sock *child)
 					     0, 0, hs.synack_retrans);
 	}
 }
-NOKPROBE_SYMBOL(accept_done);
 
 /*
- * accept_return - accept() returns. A kprobe handler that runs in process
- * context keeps interrupts off: a softirq run at the end of an interrupt
- * would otherwise serve SYNs while this CPU is "in a kprobe", and kprobes
- * do not nest (the SYN's probes would count as missed).
+ * reqsk_freed - request socket @req is freed.
+ *
+ * If it made a child (req->sk), this is accept(): inet_csk_accept takes
+ * the request out of the accept queue and drops the queue's reference,
+ * the last one, just before it returns the child. Else, a request still
+ * in the table was dropped (timed out, reset, listener closed).
  */
-static int accept_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+static void reqsk_freed(const struct request_sock *req)
 {
-	struct sock *child = (struct sock *)regs_return_value(regs);
-	unsigned long flags;
+	const struct sock *child = READ_ONCE(req->sk);
+	struct teeprobe_tcp_hs hs;
 
-	if (IS_ERR_OR_NULL(child))
-		return 0;
-	local_irq_save(flags);
-	accept_done(child);
-	local_irq_restore(flags);
-	return 0;
+	/* Still there with a child: syn_recv_sock's probe missed it. */
+	if (teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs) &&
+	    !child)
+		hs_count(port_slot(hs.port), TEEPROBE_TCP_REQ_DROPS);
+	if (child)
+		accept_done(child);
 }
-NOKPROBE_SYMBOL(accept_return);
+
+/* ---- ftrace hooks ---------------------------------------------------------- */
+
+/*
+ * The request-socket destructors are hooked with ftrace, not kprobes: they
+ * also run in process context (in accept()), and a kprobe handler there
+ * makes every kprobe hit on the same CPU meanwhile, such as the SYN probes
+ * of a softirq run at the end of an interrupt, count as missed. ftrace
+ * callbacks guard against recursion per context, so they nest.
+ */
+struct tp_tcp_ftrace {
+	const char *symbols[2];
+	struct ftrace_ops ops;
+	bool set[2];		/* the symbol is in the filter */
+	bool attached;
+	int error;
+	atomic_long_t missed;	/* recursion in the same context */
+};
+
+/* reqsk_destructor_hook - ftrace: a request socket's destructor is called */
+static void reqsk_destructor_hook(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct tp_tcp_ftrace *f = container_of(op, struct tp_tcp_ftrace, ops);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	int bit;
+
+	if (!regs)
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		atomic_long_inc(&f->missed);
+		return;
+	}
+	reqsk_freed((const struct request_sock *)regs_get_kernel_argument(regs, 0));
+	ftrace_test_recursion_unlock(bit);
+}
+
+static struct tp_tcp_ftrace reqsk_ftrace = {
+	.symbols = { TP_TCP_V4_REQSK_DESTRUCTOR, TP_TCP_V6_REQSK_DESTRUCTOR },
+	.ops = {
+		.func = reqsk_destructor_hook,
+		.flags = FTRACE_OPS_FL_SAVE_REGS,
+	},
+};
+
+/* hs_ftrace_attach - filter on the symbols that exist, then register */
+static void hs_ftrace_attach(struct tp_tcp_ftrace *f)
+{
+	unsigned int i, n = 0;
+	int ret = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(f->symbols); i++) {
+		/* ftrace_set_filter takes a writable buffer */
+		char name[KSYM_NAME_LEN];
+
+		strscpy(name, f->symbols[i], sizeof(name));
+		f->set[i] = !ftrace_set_filter(&f->ops, name, strlen(name), 0);
+		n += f->set[i];
+	}
+	if (n)
+		ret = register_ftrace_function(&f->ops);
+	f->error = ret;
+	f->attached = !ret;
+	if (ret) {
+		pr_warn("tcp: cannot hook %s: error %d\n", f->symbols[0], ret);
+		ftrace_free_filter(&f->ops);
+	}
+}
+
+/* hs_ftrace_detach - unregister; no callback runs after this */
+static void hs_ftrace_detach(struct tp_tcp_ftrace *f)
+{
+	if (!f->attached)
+		return;
+	unregister_ftrace_function(&f->ops);
+	ftrace_free_filter(&f->ops);
+	f->attached = false;
+}
 
 /* ---- tracepoints ---------------------------------------------------------- */
 
@@ -548,9 +612,8 @@ static void client_syn_sent(const struct sock *sk)
 	};
 	slot = port_slot(hs.port);
 	hs_count(slot, TEEPROBE_TCP_CONNECTS);
-	if (teeprobe_tcp_table_insert(&tcp_table, key, now, &hs) ==
-	    TEEPROBE_TCP_FULL)
-		hs_count(slot, TEEPROBE_TCP_CONNECT_UNTRACKED);
+	/* No room: the table counts it, ESTABLISHED counts it untracked. */
+	teeprobe_tcp_table_insert(&tcp_table, key, now, &hs);
 }
 
 /* client_syn_sent_left - @sk left SYN_SENT for @newstate */
@@ -565,8 +628,17 @@ static void client_syn_sent_left(const struct sock *sk, int newstate)
 	u64 now;
 
 	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
-	if (!s)
+	if (!s) {
+		/* Counted all the same, not timed: see accept_done. */
+		hs = (struct teeprobe_tcp_hs){ .port = ntohs(sk->sk_dport) };
+		if (newstate != TCP_ESTABLISHED) {
+			hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
+			return;
+		}
+		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECTED);
+		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_UNTRACKED);
 		return;
+	}
 	now = ktime_get_ns();
 	hs = s->hs;
 	hs.ack_ns = now;
@@ -618,7 +690,7 @@ static int connect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	c->sk = sock ? READ_ONCE(sock->sk) : NULL;
 	if (!c->sk || c->sk->sk_protocol != IPPROTO_TCP)
 		return 1;	/* not followed: no return handler */
-	/* Process context: see accept_return. */
+	/* Process context: keep softirqs, and their kprobe hits, out. */
 	local_irq_save(flags);
 	c->start_ns = ktime_get_ns();
 	if (teeprobe_tcp_table_insert(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL),
@@ -696,10 +768,6 @@ static struct tp_tcp_probe tcp_probes[] = {
 	  .ret = syn_recv_sock_return, .data_size = sizeof(struct tp_child) },
 	{ .symbol = TP_TCP_V6_SYN_RECV_SOCK, .entry = syn_recv_sock_v6_entry,
 	  .ret = syn_recv_sock_return, .data_size = sizeof(struct tp_child) },
-	{ .symbol = TP_TCP_V4_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
-	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
-	{ .symbol = TP_TCP_INET_CSK_ACCEPT, .ret = accept_return,
-	  .may_sleep = true },
 	{ .symbol = TP_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
 	  .ret = connect_return, .data_size = sizeof(struct tp_connect),
 	  .may_sleep = true },
@@ -765,6 +833,12 @@ void teeprobe_tcp_show_probes(struct seq_file *m)
 			   p->ret ? "kretprobe" : "kprobe", state, p->error,
 			   nmissed);
 	}
+	for (i = 0; i < ARRAY_SIZE(reqsk_ftrace.symbols); i++)
+		seq_printf(m, "%s ftrace %s %d %ld\n", reqsk_ftrace.symbols[i],
+			   reqsk_ftrace.attached && reqsk_ftrace.set[i] ? "attached" :
+			   !reqsk_ftrace.set[i] ? "not-found" : "failed",
+			   reqsk_ftrace.set[i] ? reqsk_ftrace.error : -ENOENT,
+			   atomic_long_read(&reqsk_ftrace.missed));
 }
 
 /* ---- window flush and table expiry ------------------------------------- */
@@ -998,6 +1072,7 @@ static void hs_detach_all(void)
 	unsigned int i;
 	int cpu;
 
+	hs_ftrace_detach(&reqsk_ftrace);
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
 		hs_probe_detach(&tcp_probes[i]);
 	/* unregister_k*probe waited for the handlers: no one reads these. */
@@ -1027,6 +1102,7 @@ int teeprobe_tcp_init(void)
 		goto out_free_percpu;
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
 		hs_probe_attach(&tcp_probes[i]);
+	hs_ftrace_attach(&reqsk_ftrace);
 	tcp_last_expire_ns = ktime_get_ns();
 	INIT_DELAYED_WORK(&hs_flush_work, hs_flush_fn);
 	schedule_delayed_work(&hs_flush_work,

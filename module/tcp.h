@@ -14,19 +14,19 @@
 /* The counters; TEEPROBE_TCP_COUNTER_NAMES gives their debugfs names. */
 enum teeprobe_tcp_counter {
 	TEEPROBE_TCP_SYNS,		/* SYNs to a listener (tcp_conn_request) */
-	TEEPROBE_TCP_SYNACKS,		/* first SYN/ACKs, incl. untracked */
+	TEEPROBE_TCP_SYNACKS,		/* first SYN/ACKs of request sockets */
 	TEEPROBE_TCP_SYNCOOKIES,	/* SYN/ACKs with a syncookie */
 	TEEPROBE_TCP_SYN_DROPS,		/* SYNs answered by no SYN/ACK */
 	TEEPROBE_TCP_LISTEN_OVERFLOWS,	/* SYN or final ACK met a full accept queue */
 	TEEPROBE_TCP_SYNACK_RETRANS,	/* SYN/ACK retransmits */
 	TEEPROBE_TCP_REQ_DROPS,		/* tracked request socks freed unanswered */
 	TEEPROBE_TCP_CHILDREN,		/* final ACKs that made a child socket */
-	TEEPROBE_TCP_ACCEPTED,		/* server handshakes timed to accept() */
-	TEEPROBE_TCP_UNTRACKED,		/* server handshakes the table had no room for */
+	TEEPROBE_TCP_ACCEPTED,		/* server handshakes accept() handed out */
+	TEEPROBE_TCP_UNTRACKED,		/* of those, not timed (no room, missed) */
 	TEEPROBE_TCP_CONNECTS,		/* client SYN_SENT */
 	TEEPROBE_TCP_CONNECTED,		/* client SYN_SENT -> ESTABLISHED */
 	TEEPROBE_TCP_CONNECT_FAILED,	/* client SYN_SENT -> CLOSE */
-	TEEPROBE_TCP_CONNECT_UNTRACKED,	/* client handshakes without room */
+	TEEPROBE_TCP_CONNECT_UNTRACKED,	/* of the connected, not timed */
 	TEEPROBE_TCP_CONNECT_CALLS,	/* blocking connect() calls timed */
 	TEEPROBE_TCP_COUNTERS,
 };

@@ -65,6 +65,7 @@ tcp_case() {
 	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_handshake/enable
 	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_window/enable
 	echo 1 >$TRACEFS/tracing_on
+	cp $DEBUGFS/tcp_probes "$out/$name.probes0"
 	netstat TCPSynRetrans >"$out/$name.netstat"
 	netstat ListenOverflows >>"$out/$name.netstat"
 	LAB_OUT=$out/$name lab_run soft "$n" "$t" "$@"
@@ -93,6 +94,23 @@ window_sum() {
 export out
 export -f tcp_stat table_stat netstat events lab_run kv
 
+# missed NAME - probe hits missed during the case (another kprobe was running)
+missed() {
+	cat "$out/$1.probes0" "$out/$1.probes" | awk '$1 !~ /^#/ { if (seen[$1]++) s += $5 - v[$1]; else v[$1] = $5 }
+		END { print s + 0 }'
+}
+# timed NAME SIDE [PORT] - handshakes of SIDE the case timed: counted
+# less untracked
+timed() {
+	local p=${3:-$port}
+
+	if [ "$2" = server ]; then
+		echo $(( $(tcp_stat $p accepted "$out/$1.stats") - $(tcp_stat $p untracked "$out/$1.stats") ))
+	else
+		echo $(( $(tcp_stat $p connected "$out/$1.stats") - $(tcp_stat $p connect_untracked "$out/$1.stats") ))
+	fi
+}
+
 # --- parameters -----------------------------------------------------------
 bad_params=(tcp_table_size=100 tcp_table_size=32 tcp_table_size=2097152
 	tcp_timeout_s=0 tcp_timeout_s=3601 tcp_timeout_s=x)
@@ -105,7 +123,7 @@ done
 check "insmod teeprobe.ko" insmod "$ko"
 for sym in tcp_conn_request tcp_v4_send_synack tcp_v6_send_synack \
 	tcp_v4_syn_recv_sock tcp_v6_syn_recv_sock tcp_v4_reqsk_destructor \
-	tcp_v6_reqsk_destructor inet_csk_accept inet_stream_connect; do
+	tcp_v6_reqsk_destructor inet_stream_connect; do
 	check_eq "$sym is probed" attached \
 		"$(awk -v s=$sym '$1 == s { print $3 }' $DEBUGFS/tcp_probes)"
 done
@@ -123,8 +141,11 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 		"$conns $conns" "$(tcp_stat $port accepted "$out/base.stats") $(kv "$d/server.txt" handshakes_completed)"
 	check_eq "client: teeprobe counts $conns established connects" \
 		"$conns $conns" "$(tcp_stat $port connects "$out/base.stats") $(tcp_stat $port connected "$out/base.stats")"
-	check_eq "one final ACK made a child per handshake" "$conns" \
-		"$(tcp_stat $port children "$out/base.stats")"
+	echo "# base: $(tcp_stat $port untracked "$out/base.stats") server and $(tcp_stat $port connect_untracked "$out/base.stats") client handshakes untracked, $(missed base) probe hits missed"
+	check "handshakes not timed are explained by missed probe hits" \
+		test $(( $(tcp_stat $port untracked "$out/base.stats") + $(tcp_stat $port connect_untracked "$out/base.stats") )) -le "$(missed base)"
+	check "at most one final ACK made a child per handshake" \
+		test "$(tcp_stat $port children "$out/base.stats")" -le $conns
 	check_eq "every SYN was answered or counted dropped" \
 		"$(tcp_stat $port syns "$out/base.stats")" \
 		"$(( $(tcp_stat $port synacks "$out/base.stats") + $(tcp_stat $port syncookies "$out/base.stats") + $(tcp_stat $port syn_drops "$out/base.stats") ))"
@@ -133,27 +154,44 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 	check_eq "listen overflows: teeprobe = TcpExt ListenOverflows" \
 		"$(netstat_delta base 2)" "$(tcp_stat $port listen_overflows "$out/base.stats")"
 	check_eq "no handshake left in the table" 0 "$(table_stat in_use)"
-	check_eq "one server and one client event per handshake" "$conns $conns" \
+	check_eq "one server and one client event per timed handshake" \
+		"$(timed base server) $(timed base client)" \
 		"$(events "$out/base.trace" server | wc -l) $(events "$out/base.trace" client | wc -l)"
-	check_eq "server events carry the endpoints" "$conns" \
+	check_eq "server events carry the endpoints" "$(timed base server)" \
 		"$(events "$out/base.trace" server | grep -c "sport=$port .*saddr=$TP_SERVER_ADDR daddr=$TP_CLIENT_ADDR ")"
-	check_eq "client events carry the endpoints" "$conns" \
+	check_eq "client events carry the endpoints" "$(timed base client)" \
 		"$(events "$out/base.trace" client | grep -c "dport=$port saddr=$TP_CLIENT_ADDR daddr=$TP_SERVER_ADDR ")"
 	check_eq "window events add up to the handshakes" "$conns $conns" \
 		"$(window_sum base accepted) $(window_sum base connected)"
 	for phase in syn_synack synack_ack ack_accept connect connect_call; do
-		check_eq "tcp_hist: $conns $phase samples for port $port" "$conns" \
+		want=$(timed base server)
+		[ $phase = connect ] && want=$(timed base client)
+		[ $phase = connect_call ] && want=$(tcp_stat $port connect_calls "$out/base.stats")
+		check_eq "tcp_hist: a $phase sample per timed handshake for port $port" "$want" \
 			"$(awk -v p=$port -v f=$phase '$1 == p && $2 == f { s += $NF } END { print s + 0 }' "$out/base.hist")"
 	done
-	check_eq "every connect() call was timed" "$conns $conns" \
+	check_eq "every timed connect waited in a timed connect() call" \
+		"$(timed base client) $(timed base client)" \
 		"$(tcp_stat $port connect_calls "$out/base.stats") $(events "$out/base.trace" client | grep -vc ' connect_call_ns=0 ')"
+	# Each connect() teeprobe times lies inside the one hsbench times.
 	a=$(p50_us "$out/base.trace" client connect_call_ns)
 	hs_connect=$(json_p50 "$d/client.json" connect_us)
-	check "client connect() p50: teeprobe $a us, hsbench $hs_connect us (within 10 %)" \
-		within 10 "$a" "$hs_connect"
+	check "client connect() p50: teeprobe $a us, not above hsbench's $hs_connect us" \
+		less_ms "$hs_connect" "$a" 0.001
 	base_connect=$(p50_us "$out/base.trace" client connect_ns)
 	check "client SYN_SENT -> ESTABLISHED p50 $base_connect us is inside connect()" \
 		less_ms "$hs_connect" "$base_connect" 0
+fi
+
+# With $threads client threads and $threads workers on two CPUs, a thread
+# can wait a while for a CPU between the kernel's return from connect()
+# and its own clock read; two client threads leave hsbench's measurement
+# to the kernel's time.
+light=$((conns / 2))
+if check "IPv4: $light connections from two client threads" tcp_case light "$light" 2; then
+	a=$(p50_us "$out/light.trace" client connect_call_ns)
+	b=$(json_p50 "$out/light/soft-$light/client.json" connect_us)
+	check "client connect() p50: teeprobe $a us, hsbench $b us (within 10 %)" within 10 "$a" "$b"
 fi
 
 # --- netem delay on the client's NIC: SYN/ACK -> ACK grows, SYN -> SYN/ACK not
@@ -213,7 +251,8 @@ export TP_SERVER_ADDR=$v4_addr LAB_PORT=$port
 if [ $v6_rc = 0 ]; then
 	check_eq "IPv6: teeprobe counts $v6conns handshakes on both sides" "$v6conns $v6conns" \
 		"$(tcp_stat $((port + 1)) accepted "$out/v6.stats") $(tcp_stat $((port + 1)) connected "$out/v6.stats")"
-	check_eq "IPv6: the events say family 10 and carry the addresses" "$v6conns $v6conns" \
+	check_eq "IPv6: the events say family 10 and carry the addresses" \
+		"$(timed v6 server $((port + 1))) $(timed v6 client $((port + 1)))" \
 		"$(events "$out/v6.trace" server | grep -c 'family=10 .*saddrv6=fd00:198:18::1 daddrv6=fd00:198:18::2 ') $(events "$out/v6.trace" client | grep -c 'family=10 .*saddrv6=fd00:198:18::2 daddrv6=fd00:198:18::1 ')"
 fi
 
@@ -225,18 +264,13 @@ many=$((conns * 2))
 # One stalled worker: up to $many / 2 children wait for accept() at once.
 if check "one stalled worker, $many connections from $((many / 2)) threads" \
 	tcp_case small "$many" $((many / 2)) --workers 1 --stall-us 500; then
-	check "the table was full at times" test "$(tcp_stat $port untracked "$out/small.stats")" -gt 0
-	# A kprobe hit while another kprobe runs on the CPU is missed (and
-	# counted in nmissed); that handshake cannot be followed either.
-	missed=$(awk '$1 !~ /^#/ { s += $5 } END { print s + 0 }' "$out/small.probes")
-	echo "# probes missed $missed hits"
-	check "server: accepted + untracked = $many, give or take $missed missed probe hits" \
-		test $(( $(tcp_stat $port accepted "$out/small.stats") + $(tcp_stat $port untracked "$out/small.stats") )) \
-		-ge $((many - missed)) -a \
-		$(( $(tcp_stat $port accepted "$out/small.stats") + $(tcp_stat $port untracked "$out/small.stats") )) -le $many
+	check "the table was full at times" test "$(table_stat full)" -gt 0
+	check "so some handshakes were not timed" test "$(tcp_stat $port untracked "$out/small.stats")" -gt 0
+	check_eq "but all $many are counted on both sides" "$many $many" \
+		"$(tcp_stat $port accepted "$out/small.stats") $(tcp_stat $port connected "$out/small.stats")"
+	check_eq "and every timed one has its event" "$(timed small server) $(timed small client)" \
+		"$(events "$out/small.trace" server | wc -l) $(events "$out/small.trace" client | wc -l)"
 	check_eq "no request socket counted dropped" 0 "$(tcp_stat $port req_drops "$out/small.stats")"
-	check_eq "client: connected + untracked = $many" "$many" \
-		"$(( $(tcp_stat $port connected "$out/small.stats") + $(tcp_stat $port connect_untracked "$out/small.stats") ))"
 	check_eq "no entry leaked" 0 "$(table_stat in_use)"
 fi
 check "rmmod teeprobe" rmmod teeprobe
