@@ -7,10 +7,12 @@
  *   SYN -> SYN/ACK        tcp_conn_request to the first send_synack of its
  *                         request socket: the server's own processing
  *   SYN/ACK -> final ACK  to syn_recv_sock making the child: a round trip
- *   final ACK -> accept   to inet_csk_accept handing the child out: the
- *                         accept-queue wait, long when workers are busy
+ *   final ACK -> accept   to inet_csk_accept handing the child out (seen
+ *                         as it frees the request socket): the accept-queue
+ *                         wait, long when workers are busy
  *
- * Client side: sock:inet_sock_set_state SYN_SENT -> ESTABLISHED. Also
+ * Client side: sock:inet_sock_set_state SYN_SENT -> ESTABLISHED, and the
+ * whole connect() call that waited for it (inet_stream_connect). Also
  * counted: SYNs answered by no SYN/ACK, listen-queue overflows (at the SYN
  * and at the final ACK), SYN/ACK retransmits (tcp:tcp_retransmit_synack),
  * syncookies, and request sockets freed before they made a child.
@@ -484,6 +486,8 @@ static void reqsk_freed(const struct request_sock *req)
 
 /* ---- ftrace hooks ---------------------------------------------------------- */
 
+#if TP_TCP_REQSK_FTRACE
+
 /*
  * The request-socket destructors are hooked with ftrace, not kprobes: they
  * also run in process context (in accept()), and a kprobe handler there
@@ -528,8 +532,9 @@ static struct tp_tcp_ftrace reqsk_ftrace = {
 };
 
 /* hs_ftrace_attach - filter on the symbols that exist, then register */
-static void hs_ftrace_attach(struct tp_tcp_ftrace *f)
+static void hs_ftrace_attach(void)
 {
+	struct tp_tcp_ftrace *f = &reqsk_ftrace;
 	unsigned int i, n = 0;
 	int ret = -ENOENT;
 
@@ -552,14 +557,48 @@ static void hs_ftrace_attach(struct tp_tcp_ftrace *f)
 }
 
 /* hs_ftrace_detach - unregister; no callback runs after this */
-static void hs_ftrace_detach(struct tp_tcp_ftrace *f)
+static void hs_ftrace_detach(void)
 {
+	struct tp_tcp_ftrace *f = &reqsk_ftrace;
+
 	if (!f->attached)
 		return;
 	unregister_ftrace_function(&f->ops);
 	ftrace_free_filter(&f->ops);
 	f->attached = false;
 }
+
+/* hs_ftrace_show - the ftrace hooks' lines of tcp_probes */
+static void hs_ftrace_show(struct seq_file *m)
+{
+	const struct tp_tcp_ftrace *f = &reqsk_ftrace;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(f->symbols); i++)
+		seq_printf(m, "%s ftrace %s %d %ld\n", f->symbols[i],
+			   f->attached && f->set[i] ? "attached" :
+			   !f->set[i] ? "not-found" : "failed",
+			   f->set[i] ? f->error : -ENOENT,
+			   atomic_long_read(&f->missed));
+}
+#else /* !TP_TCP_REQSK_FTRACE */
+/* reqsk_destructor_pre - kprobe: a request socket's destructor is called */
+static int reqsk_destructor_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long flags;
+
+	/* Process context too: keep softirqs, and their kprobe hits, out. */
+	local_irq_save(flags);
+	reqsk_freed((const struct request_sock *)regs_get_kernel_argument(regs, 0));
+	local_irq_restore(flags);
+	return 0;
+}
+NOKPROBE_SYMBOL(reqsk_destructor_pre);
+
+static void hs_ftrace_attach(void) {}
+static void hs_ftrace_detach(void) {}
+static void hs_ftrace_show(struct seq_file *m) {}
+#endif /* TP_TCP_REQSK_FTRACE */
 
 /* ---- tracepoints ---------------------------------------------------------- */
 
@@ -768,6 +807,10 @@ static struct tp_tcp_probe tcp_probes[] = {
 	  .ret = syn_recv_sock_return, .data_size = sizeof(struct tp_child) },
 	{ .symbol = TP_TCP_V6_SYN_RECV_SOCK, .entry = syn_recv_sock_v6_entry,
 	  .ret = syn_recv_sock_return, .data_size = sizeof(struct tp_child) },
+#if !TP_TCP_REQSK_FTRACE
+	{ .symbol = TP_TCP_V4_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
+	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
+#endif
 	{ .symbol = TP_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
 	  .ret = connect_return, .data_size = sizeof(struct tp_connect),
 	  .may_sleep = true },
@@ -833,12 +876,7 @@ void teeprobe_tcp_show_probes(struct seq_file *m)
 			   p->ret ? "kretprobe" : "kprobe", state, p->error,
 			   nmissed);
 	}
-	for (i = 0; i < ARRAY_SIZE(reqsk_ftrace.symbols); i++)
-		seq_printf(m, "%s ftrace %s %d %ld\n", reqsk_ftrace.symbols[i],
-			   reqsk_ftrace.attached && reqsk_ftrace.set[i] ? "attached" :
-			   !reqsk_ftrace.set[i] ? "not-found" : "failed",
-			   reqsk_ftrace.set[i] ? reqsk_ftrace.error : -ENOENT,
-			   atomic_long_read(&reqsk_ftrace.missed));
+	hs_ftrace_show(m);
 }
 
 /* ---- window flush and table expiry ------------------------------------- */
@@ -1072,7 +1110,7 @@ static void hs_detach_all(void)
 	unsigned int i;
 	int cpu;
 
-	hs_ftrace_detach(&reqsk_ftrace);
+	hs_ftrace_detach();
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
 		hs_probe_detach(&tcp_probes[i]);
 	/* unregister_k*probe waited for the handlers: no one reads these. */
@@ -1102,7 +1140,7 @@ int teeprobe_tcp_init(void)
 		goto out_free_percpu;
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
 		hs_probe_attach(&tcp_probes[i]);
-	hs_ftrace_attach(&reqsk_ftrace);
+	hs_ftrace_attach();
 	tcp_last_expire_ns = ktime_get_ns();
 	INIT_DELAYED_WORK(&hs_flush_work, hs_flush_fn);
 	schedule_delayed_work(&hs_flush_work,
