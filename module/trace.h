@@ -295,11 +295,6 @@ TRACE_EVENT(teeprobe_tcp_handshake,
  * in tcp_stats; per phase the count, an upper bound of p50 and p99 (top
  * of the log2 bucket) and the largest value.
  */
-#define TP_TCP_PHASE_FIELDS(p)						\
-	__field(u64, p##_count)						\
-	__field(u64, p##_p50_ns)					\
-	__field(u64, p##_p99_ns)					\
-	__field(u64, p##_max_ns)
 #define TP_TCP_PHASE_ASSIGN(p, i)					\
 	do {								\
 		__entry->p##_count = c->phase[i].count;			\
@@ -329,11 +324,26 @@ TRACE_EVENT(teeprobe_tcp_window,
 		__field(u64, untracked)
 		__field(u64, connected)
 		__field(u64, connect_failed)
-		TP_TCP_PHASE_FIELDS(syn_synack)
-		TP_TCP_PHASE_FIELDS(synack_ack)
-		TP_TCP_PHASE_FIELDS(ack_accept)
-		TP_TCP_PHASE_FIELDS(connect)
-		TP_TCP_PHASE_FIELDS(connect_call)
+		__field(u64, syn_synack_count)
+		__field(u64, syn_synack_p50_ns)
+		__field(u64, syn_synack_p99_ns)
+		__field(u64, syn_synack_max_ns)
+		__field(u64, synack_ack_count)
+		__field(u64, synack_ack_p50_ns)
+		__field(u64, synack_ack_p99_ns)
+		__field(u64, synack_ack_max_ns)
+		__field(u64, ack_accept_count)
+		__field(u64, ack_accept_p50_ns)
+		__field(u64, ack_accept_p99_ns)
+		__field(u64, ack_accept_max_ns)
+		__field(u64, connect_count)
+		__field(u64, connect_p50_ns)
+		__field(u64, connect_p99_ns)
+		__field(u64, connect_max_ns)
+		__field(u64, connect_call_count)
+		__field(u64, connect_call_p50_ns)
+		__field(u64, connect_call_p99_ns)
+		__field(u64, connect_call_max_ns)
 	),
 
 	TP_fast_assign(
