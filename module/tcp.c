@@ -1111,7 +1111,11 @@ static void hs_detach_all(void)
 	int cpu;
 
 	hs_ftrace_detach();
-	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
+	/*
+	 * In reverse: send_synack's probe reads the SYN that tcp_conn_request's
+	 * kretprobe publishes; it must go first.
+	 */
+	for (i = ARRAY_SIZE(tcp_probes); i--; )
 		hs_probe_detach(&tcp_probes[i]);
 	/* unregister_k*probe waited for the handlers: no one reads these. */
 	for_each_possible_cpu(cpu)
@@ -1124,6 +1128,8 @@ int teeprobe_tcp_init(void)
 	unsigned int nr_buckets, i;
 	int ret;
 
+	/* alloc_percpu's limit */
+	BUILD_BUG_ON(sizeof(struct tp_tcp_cpu) > PCPU_MIN_UNIT_SIZE);
 	nr_buckets = teeprobe_tcp_table_buckets(tcp_table_size);
 	tcp_buckets = kvcalloc(nr_buckets, sizeof(*tcp_buckets), GFP_KERNEL);
 	if (!tcp_buckets)
