@@ -13,6 +13,9 @@
  *   netrx_stats  (0400) NET_RX softirq counters per CPU
  *   netrx_hist   (0400) NET_RX raise -> entry delay and run time histograms
  *   hooks        (0400) the kernel tracepoints teeprobe is attached to
+ *   tcp_probes   (0400) each kprobe of the TCP part and its state
+ *   tcp_stats    (0400) TCP handshake counters per CPU and port, phases
+ *   tcp_hist     (0400) handshake phase histograms per port, a column per CPU
  *
  * Documentation/debugfs.rst describes every format. Files are root-only:
  * they describe what runs on the host.
@@ -126,6 +129,9 @@ TEEPROBE_SHOW(tee_threads, teeprobe_tee_show_threads);
 TEEPROBE_SHOW(netrx_stats, teeprobe_softirq_show_stats);
 TEEPROBE_SHOW(netrx_hist, teeprobe_softirq_show_hist);
 TEEPROBE_SHOW(hooks, teeprobe_hooks_show);
+TEEPROBE_SHOW(tcp_probes, teeprobe_tcp_show_probes);
+TEEPROBE_SHOW(tcp_stats, teeprobe_tcp_show_stats);
+TEEPROBE_SHOW(tcp_hist, teeprobe_tcp_show_hist);
 
 static const struct file_operations reset_fops = {
 	.owner	= THIS_MODULE,
@@ -159,6 +165,11 @@ int teeprobe_debugfs_init(void)
 	debugfs_create_file("netrx_hist", 0400, teeprobe_dir, NULL,
 			    &netrx_hist_fops);
 	debugfs_create_file("hooks", 0400, teeprobe_dir, NULL, &hooks_fops);
+	debugfs_create_file("tcp_probes", 0400, teeprobe_dir, NULL,
+			    &tcp_probes_fops);
+	debugfs_create_file("tcp_stats", 0400, teeprobe_dir, NULL,
+			    &tcp_stats_fops);
+	debugfs_create_file("tcp_hist", 0400, teeprobe_dir, NULL, &tcp_hist_fops);
 	return 0;
 }
 

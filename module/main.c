@@ -61,6 +61,7 @@ void teeprobe_reset_all(void)
 
 	teeprobe_tee_reset();
 	teeprobe_softirq_reset();
+	teeprobe_tcp_reset();
 	generation = atomic_inc_return(&teeprobe_reset_generation);
 	trace_teeprobe_reset(generation);
 }
@@ -76,13 +77,18 @@ static int __init teeprobe_init(void)
 	ret = teeprobe_softirq_init();
 	if (ret)
 		goto out_tee_exit;
-	ret = teeprobe_debugfs_init();
+	ret = teeprobe_tcp_init();
 	if (ret)
 		goto out_softirq_exit;
+	ret = teeprobe_debugfs_init();
+	if (ret)
+		goto out_tcp_exit;
 
 	pr_info("version %s loaded\n", TEEPROBE_VERSION);
 	return 0;
 
+out_tcp_exit:
+	teeprobe_tcp_exit();
 out_softirq_exit:
 	teeprobe_softirq_exit();
 out_tee_exit:
@@ -94,6 +100,7 @@ out_tee_exit:
 static void __exit teeprobe_exit(void)
 {
 	teeprobe_debugfs_exit();
+	teeprobe_tcp_exit();
 	teeprobe_softirq_exit();
 	teeprobe_tee_exit();
 	pr_info("unloaded\n");

@@ -52,6 +52,14 @@ void teeprobe_softirq_reset(void);
 void teeprobe_softirq_show_stats(struct seq_file *m);
 void teeprobe_softirq_show_hist(struct seq_file *m);
 
+/* tcp.c: TCP handshake phases */
+int teeprobe_tcp_init(void);
+void teeprobe_tcp_exit(void);
+void teeprobe_tcp_reset(void);
+void teeprobe_tcp_show_probes(struct seq_file *m);
+void teeprobe_tcp_show_stats(struct seq_file *m);
+void teeprobe_tcp_show_hist(struct seq_file *m);
+
 int teeprobe_debugfs_init(void);
 void teeprobe_debugfs_exit(void);
 

@@ -17,6 +17,7 @@
 
 #include "hist.h"
 #include "softirq.h"
+#include "tcp.h"
 #include "tee_cmd.h"
 
 /* Tell user space (libtraceevent) the values of the command names. */
@@ -228,6 +229,174 @@ TRACE_EVENT(teeprobe_netrx_run,
 	TP_printk("delay_ns=%lld run_ns=%llu packets=%llu ksoftirqd=%u reraised=%u",
 		  __entry->delay_ns, __entry->run_ns, __entry->packets,
 		  __entry->ksoftirqd, __entry->reraised)
+);
+
+TRACE_DEFINE_ENUM(TEEPROBE_TCP_SERVER);
+TRACE_DEFINE_ENUM(TEEPROBE_TCP_CLIENT);
+
+#define show_tcp_side(side)						\
+	__print_symbolic(side, { TEEPROBE_TCP_SERVER, "server" },	\
+			 { TEEPROBE_TCP_CLIENT, "client" })
+
+/*
+ * teeprobe_tcp_handshake - one handshake finished. Server side (accept()
+ * returned its socket): @syn_to_synack_ns, @synack_to_ack_ns,
+ * @ack_to_accept_ns and @synack_retrans; client side (ESTABLISHED):
+ * @connect_ns, and @connect_call_ns, the whole connect() call that waited
+ * for it (0 when connect() did not wait: non-blocking). Fields of the
+ * other side are 0. Addresses and ports are the
+ * socket's own: s is local, d is remote; IPv4 also in the v6 fields as
+ * v4-mapped, as sock:inet_sock_set_state has them.
+ */
+TRACE_EVENT(teeprobe_tcp_handshake,
+
+	TP_PROTO(unsigned int side, const struct teeprobe_tcp_addrs *a,
+		 u64 syn_to_synack_ns, u64 synack_to_ack_ns,
+		 u64 ack_to_accept_ns, u64 connect_ns, u64 connect_call_ns,
+		 u32 synack_retrans),
+
+	TP_ARGS(side, a, syn_to_synack_ns, synack_to_ack_ns, ack_to_accept_ns,
+		connect_ns, connect_call_ns, synack_retrans),
+
+	TP_STRUCT__entry(
+		__field(u8, side)
+		__field(u16, family)
+		__field(u16, sport)
+		__field(u16, dport)
+		__array(u8, saddr, 4)
+		__array(u8, daddr, 4)
+		__array(u8, saddr_v6, 16)
+		__array(u8, daddr_v6, 16)
+		__field(u64, syn_to_synack_ns)
+		__field(u64, synack_to_ack_ns)
+		__field(u64, ack_to_accept_ns)
+		__field(u64, connect_ns)
+		__field(u64, connect_call_ns)
+		__field(u32, synack_retrans)
+	),
+
+	TP_fast_assign(
+		__entry->side = side;
+		__entry->family = a->family;
+		__entry->sport = a->sport;
+		__entry->dport = a->dport;
+		memcpy(__entry->saddr, a->saddr, 4);
+		memcpy(__entry->daddr, a->daddr, 4);
+		memcpy(__entry->saddr_v6, a->saddr_v6, 16);
+		memcpy(__entry->daddr_v6, a->daddr_v6, 16);
+		__entry->syn_to_synack_ns = syn_to_synack_ns;
+		__entry->synack_to_ack_ns = synack_to_ack_ns;
+		__entry->ack_to_accept_ns = ack_to_accept_ns;
+		__entry->connect_ns = connect_ns;
+		__entry->connect_call_ns = connect_call_ns;
+		__entry->synack_retrans = synack_retrans;
+	),
+
+	TP_printk("side=%s family=%u sport=%u dport=%u saddr=%pI4 daddr=%pI4 saddrv6=%pI6c daddrv6=%pI6c syn_to_synack_ns=%llu synack_to_ack_ns=%llu ack_to_accept_ns=%llu connect_ns=%llu connect_call_ns=%llu synack_retrans=%u",
+		  show_tcp_side(__entry->side), __entry->family, __entry->sport,
+		  __entry->dport, __entry->saddr, __entry->daddr,
+		  __entry->saddr_v6, __entry->daddr_v6,
+		  __entry->syn_to_synack_ns, __entry->synack_to_ack_ns,
+		  __entry->ack_to_accept_ns, __entry->connect_ns,
+		  __entry->connect_call_ns, __entry->synack_retrans)
+);
+
+/*
+ * teeprobe_tcp_window - TCP handshakes on one CPU during one time window,
+ * all ports together; emitted when the window closes, only for windows
+ * with handshake activity, aligned like teeprobe_netrx_window. Counters as
+ * in tcp_stats; per phase the count, an upper bound of p50 and p99 (top
+ * of the log2 bucket) and the largest value.
+ */
+#define TP_TCP_PHASE_ASSIGN(p, i)					\
+	do {								\
+		__entry->p##_count = c->phase[i].count;			\
+		__entry->p##_p50_ns = teeprobe_hist_percentile(&c->phase[i], 50); \
+		__entry->p##_p99_ns = teeprobe_hist_percentile(&c->phase[i], 99); \
+		__entry->p##_max_ns = c->phase[i].max;			\
+	} while (0)
+
+TRACE_EVENT(teeprobe_tcp_window,
+
+	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
+		 const struct teeprobe_tcp_counts *c),
+
+	TP_ARGS(cpu, start_ns, len_ns, c),
+
+	TP_STRUCT__entry(
+		__field(int, cpu)
+		__field(u64, start_ns)
+		__field(u64, len_ns)
+		__field(u64, syns)
+		__field(u64, synacks)
+		__field(u64, syn_drops)
+		__field(u64, listen_overflows)
+		__field(u64, synack_retrans)
+		__field(u64, req_drops)
+		__field(u64, accepted)
+		__field(u64, untracked)
+		__field(u64, connected)
+		__field(u64, connect_failed)
+		__field(u64, syn_synack_count)
+		__field(u64, syn_synack_p50_ns)
+		__field(u64, syn_synack_p99_ns)
+		__field(u64, syn_synack_max_ns)
+		__field(u64, synack_ack_count)
+		__field(u64, synack_ack_p50_ns)
+		__field(u64, synack_ack_p99_ns)
+		__field(u64, synack_ack_max_ns)
+		__field(u64, ack_accept_count)
+		__field(u64, ack_accept_p50_ns)
+		__field(u64, ack_accept_p99_ns)
+		__field(u64, ack_accept_max_ns)
+		__field(u64, connect_count)
+		__field(u64, connect_p50_ns)
+		__field(u64, connect_p99_ns)
+		__field(u64, connect_max_ns)
+		__field(u64, connect_call_count)
+		__field(u64, connect_call_p50_ns)
+		__field(u64, connect_call_p99_ns)
+		__field(u64, connect_call_max_ns)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->start_ns = start_ns;
+		__entry->len_ns = len_ns;
+		__entry->syns = c->count[TEEPROBE_TCP_SYNS];
+		__entry->synacks = c->count[TEEPROBE_TCP_SYNACKS];
+		__entry->syn_drops = c->count[TEEPROBE_TCP_SYN_DROPS];
+		__entry->listen_overflows = c->count[TEEPROBE_TCP_LISTEN_OVERFLOWS];
+		__entry->synack_retrans = c->count[TEEPROBE_TCP_SYNACK_RETRANS];
+		__entry->req_drops = c->count[TEEPROBE_TCP_REQ_DROPS];
+		__entry->accepted = c->count[TEEPROBE_TCP_ACCEPTED];
+		__entry->untracked = c->count[TEEPROBE_TCP_UNTRACKED] +
+				     c->count[TEEPROBE_TCP_CONNECT_UNTRACKED];
+		__entry->connected = c->count[TEEPROBE_TCP_CONNECTED];
+		__entry->connect_failed = c->count[TEEPROBE_TCP_CONNECT_FAILED];
+		TP_TCP_PHASE_ASSIGN(syn_synack, TEEPROBE_TCP_SYN_SYNACK);
+		TP_TCP_PHASE_ASSIGN(synack_ack, TEEPROBE_TCP_SYNACK_ACK);
+		TP_TCP_PHASE_ASSIGN(ack_accept, TEEPROBE_TCP_ACK_ACCEPT);
+		TP_TCP_PHASE_ASSIGN(connect, TEEPROBE_TCP_CONNECT);
+		TP_TCP_PHASE_ASSIGN(connect_call, TEEPROBE_TCP_CONNECT_CALL);
+	),
+
+	TP_printk("cpu=%d start_ns=%llu len_ns=%llu syns=%llu synacks=%llu syn_drops=%llu listen_overflows=%llu synack_retrans=%llu req_drops=%llu accepted=%llu untracked=%llu connected=%llu connect_failed=%llu syn_synack_count=%llu syn_synack_p50_ns=%llu syn_synack_p99_ns=%llu syn_synack_max_ns=%llu synack_ack_count=%llu synack_ack_p50_ns=%llu synack_ack_p99_ns=%llu synack_ack_max_ns=%llu ack_accept_count=%llu ack_accept_p50_ns=%llu ack_accept_p99_ns=%llu ack_accept_max_ns=%llu connect_count=%llu connect_p50_ns=%llu connect_p99_ns=%llu connect_max_ns=%llu connect_call_count=%llu connect_call_p50_ns=%llu connect_call_p99_ns=%llu connect_call_max_ns=%llu",
+		  __entry->cpu, __entry->start_ns, __entry->len_ns,
+		  __entry->syns, __entry->synacks, __entry->syn_drops,
+		  __entry->listen_overflows, __entry->synack_retrans,
+		  __entry->req_drops, __entry->accepted, __entry->untracked,
+		  __entry->connected, __entry->connect_failed,
+		  __entry->syn_synack_count, __entry->syn_synack_p50_ns,
+		  __entry->syn_synack_p99_ns, __entry->syn_synack_max_ns,
+		  __entry->synack_ack_count, __entry->synack_ack_p50_ns,
+		  __entry->synack_ack_p99_ns, __entry->synack_ack_max_ns,
+		  __entry->ack_accept_count, __entry->ack_accept_p50_ns,
+		  __entry->ack_accept_p99_ns, __entry->ack_accept_max_ns,
+		  __entry->connect_count, __entry->connect_p50_ns,
+		  __entry->connect_p99_ns, __entry->connect_max_ns,
+		  __entry->connect_call_count, __entry->connect_call_p50_ns,
+		  __entry->connect_call_p99_ns, __entry->connect_call_max_ns)
 );
 
 #endif /* _TEEPROBE_TRACE_H */

@@ -24,6 +24,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "handshake.h"
@@ -36,6 +37,7 @@
 #define SERVER_BACKLOG		4096
 #define SERVER_EPOLL_EVENTS	64
 #define SERVER_POLL_NS		2000000		/* main thread: 2 ms */
+#define SERVER_MAX_STALL_US	10000000	/* 10 s */
 #define CACHE_LINE		64
 
 enum server_mode {
@@ -55,6 +57,7 @@ struct server_config {
 	unsigned int workers;
 	enum server_mode mode;
 	unsigned int crypto_calls;
+	unsigned int stall_us;		/* blocked per handshake, like a TEE call */
 	size_t payload;
 	double duration;		/* seconds; 0: no limit */
 	unsigned long long connections;	/* handshakes; 0: no limit */
@@ -239,6 +242,16 @@ static void conn_read_hello(struct worker *w, struct conn *c)
 		/* EOF or error before a whole hello */
 		conn_fail(w, c);
 		return;
+	}
+	/* --stall-us: the worker blocks, as in a slow TEE ioctl */
+	if (cfg->stall_us) {
+		struct timespec stall = {
+			.tv_sec = cfg->stall_us / 1000000,
+			.tv_nsec = (long)(cfg->stall_us % 1000000) * 1000,
+		};
+
+		while (nanosleep(&stall, &stall) < 0 && errno == EINTR)
+			;
 	}
 	if (hs_compute(&worker_crypto_ops, w, c->hello, cfg->payload,
 		       cfg->crypto_calls, w->work_buf, c->reply)) {
@@ -568,6 +581,7 @@ static void server_print_text(struct server *srv, const char *reason,
 	printf("workers               %u\n", cfg->workers);
 	printf("crypto_calls_per_hs   %u\n", cfg->crypto_calls);
 	printf("payload               %zu\n", cfg->payload);
+	printf("stall_us              %u\n", cfg->stall_us);
 	printf("stop_reason           %s\n", reason);
 	printf("elapsed_s             %.3f\n", elapsed);
 	printf("connections_accepted  %llu\n", (unsigned long long)sum.accepted);
@@ -601,8 +615,9 @@ static void server_print_json(struct server *srv, const char *reason,
 		printf("null");
 	else
 		hs_json_string(stdout, srv->tee_path);
-	printf(",\"workers\":%u,\"crypto_calls_per_handshake\":%u,\"payload\":%zu",
-	       cfg->workers, cfg->crypto_calls, cfg->payload);
+	printf(",\"workers\":%u,\"crypto_calls_per_handshake\":%u,\"payload\":%zu"
+	       ",\"stall_us\":%u",
+	       cfg->workers, cfg->crypto_calls, cfg->payload, cfg->stall_us);
 	printf(",\"stop_reason\":\"%s\",\"elapsed_s\":%.6f", reason, elapsed);
 	printf(",\"connections_accepted\":%llu,\"handshakes_completed\":%llu"
 	       ",\"handshake_errors\":%llu,\"crypto_calls\":%llu",
@@ -648,6 +663,7 @@ static int server_parse_args(int argc, char **argv, struct server_config *cfg)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "crypto-calls", required_argument, NULL, 'k' },
 		{ "payload", required_argument, NULL, 'p' },
+		{ "stall-us", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "connections", required_argument, NULL, 'n' },
 		{ "tee-dev", required_argument, NULL, 't' },
@@ -686,6 +702,12 @@ static int server_parse_args(int argc, char **argv, struct server_config *cfg)
 					  HS_MAX_CRYPTO_CALLS, &value))
 				return -1;
 			cfg->crypto_calls = value;
+			break;
+		case 's':
+			if (hs_parse_uint("--stall-us", optarg, 0,
+					  SERVER_MAX_STALL_US, &value))
+				return -1;
+			cfg->stall_us = value;
 			break;
 		case 'p':
 			if (hs_parse_uint("--payload", optarg, HS_MIN_PAYLOAD,

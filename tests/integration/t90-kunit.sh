@@ -17,6 +17,7 @@ for d in /sys/kernel/debug/kunit/teeprobe_*; do
 	cat "$d/results" >"$TP_OUT/kunit/$(basename "$d").ktap"
 done
 check "KUnit results were written for every suite" ls "$TP_OUT"/kunit/teeprobe_hist.ktap \
-	"$TP_OUT"/kunit/teeprobe_tee_cmd.ktap "$TP_OUT"/kunit/teeprobe_offcpu.ktap "$TP_OUT"/kunit/teeprobe_window.ktap
+	"$TP_OUT"/kunit/teeprobe_tee_cmd.ktap "$TP_OUT"/kunit/teeprobe_offcpu.ktap \
+	"$TP_OUT"/kunit/teeprobe_window.ktap "$TP_OUT"/kunit/teeprobe_tcp_table.ktap
 check "rmmod teeprobe_kunit" rmmod teeprobe_kunit
 done_testing

@@ -1,0 +1,1173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcp.c - the third link of the chain: where does a TCP handshake's time go?
+ *
+ * Server side, per listening port:
+ *
+ *   SYN -> SYN/ACK        tcp_conn_request to the first send_synack of its
+ *                         request socket: the server's own processing
+ *   SYN/ACK -> final ACK  to syn_recv_sock making the child: a round trip
+ *   final ACK -> accept   to inet_csk_accept handing the child out (seen
+ *                         as it frees the request socket): the accept-queue
+ *                         wait, long when workers are busy
+ *
+ * Client side: sock:inet_sock_set_state SYN_SENT -> ESTABLISHED, and the
+ * whole connect() call that waited for it (inet_stream_connect). Also
+ * counted: SYNs answered by no SYN/ACK, listen-queue overflows (at the SYN
+ * and at the final ACK), SYN/ACK retransmits (tcp:tcp_retransmit_synack),
+ * syncookies, and request sockets freed before they made a child.
+ * compat.h lists the probed symbols and why they are stable.
+ *
+ * A handshake in flight is an entry of a bounded table (tcp_table.h) keyed
+ * by its request socket, then by its child socket (client: its socket).
+ * The table is allocated at load (tcp_table_size entries); when it has no
+ * room a handshake is counted as untracked and nothing is allocated.
+ *
+ * The SYN -> SYN/ACK step happens inside one tcp_conn_request call, in
+ * softirq context on one CPU: its kretprobe publishes the SYN being served
+ * in a per-CPU pointer that the send_synack probe reads.
+ *
+ * Counters and histograms are per CPU and per port (the listening port on
+ * the server, the remote port on the client), updated with interrupts
+ * disabled; each CPU also keeps the counts of the current window (window.h)
+ * and emits teeprobe_tcp_window when it closes, as softirq.c does.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/err.h>
+#include <linux/ftrace.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_recursion.h>
+#include <linux/tracepoint.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/request_sock.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "compat.h"
+#include "hist.h"
+#include "tcp.h"
+#include "tcp_table.h"
+#include "teeprobe.h"
+#include "trace.h"
+#include "window.h"
+
+/* ---- parameters ------------------------------------------------------ */
+
+#define TP_TCP_TABLE_MIN	64
+#define TP_TCP_TABLE_MAX	(1U << 20)
+#define TP_TCP_TIMEOUT_MAX	3600
+
+static unsigned int tcp_table_size = 4096;
+static unsigned int tcp_timeout_s = 120;
+
+/* param_set_table_size - a power of two from 64 to 1048576 */
+static int param_set_table_size(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v < TP_TCP_TABLE_MIN ||
+	    v > TP_TCP_TABLE_MAX || !teeprobe_tcp_table_size_valid(v)) {
+		pr_err("tcp_table_size=%s: must be a power of two from %u to %u\n",
+		       val, TP_TCP_TABLE_MIN, TP_TCP_TABLE_MAX);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+/* param_set_timeout - seconds, 1 to 3600 */
+static int param_set_timeout(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || !v || v > TP_TCP_TIMEOUT_MAX) {
+		pr_err("tcp_timeout_s=%s: must be a number from 1 to %u\n", val,
+		       TP_TCP_TIMEOUT_MAX);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops table_size_ops = {
+	.set = param_set_table_size,
+	.get = param_get_uint,
+};
+static const struct kernel_param_ops timeout_ops = {
+	.set = param_set_timeout,
+	.get = param_get_uint,
+};
+module_param_cb(tcp_table_size, &table_size_ops, &tcp_table_size, 0444);
+MODULE_PARM_DESC(tcp_table_size, "TCP handshakes followed at once, a power of two from 64 to 1048576 (default 4096)");
+module_param_cb(tcp_timeout_s, &timeout_ops, &tcp_timeout_s, 0444);
+MODULE_PARM_DESC(tcp_timeout_s, "seconds after which a handshake never seen to finish is forgotten, 1 to 3600 (default 120)");
+
+/* ---- state ---------------------------------------------------------- */
+
+/* Ports get a slot on first sight; slot 0 counts every port beyond. */
+#define TP_TCP_PORTS		16
+#define TP_TCP_EXPIRE_NS	NSEC_PER_SEC	/* expiry pass at most this often */
+
+/* Table keys: the socket's address with its kind in the low bits */
+enum tp_tcp_kind {
+	TP_TCP_KEY_REQ = 1,	/* a request socket, server side */
+	TP_TCP_KEY_CHILD = 2,	/* its child socket, until accept() */
+	TP_TCP_KEY_CLIENT = 3,	/* a connecting socket */
+	TP_TCP_KEY_CALL = 4,	/* a socket in a connect() call */
+};
+
+struct tp_tcp_cpu {
+	struct teeprobe_tcp_counts port[TP_TCP_PORTS];	/* since load/reset */
+	struct teeprobe_window window;			/* the open window */
+	struct teeprobe_tcp_counts win;			/* its counters */
+};
+
+/* A SYN being served by tcp_conn_request on this CPU (kretprobe data) */
+struct tp_syn {
+	const struct sock *listener;
+	struct tp_syn *prev;	/* the one it interrupted, if any */
+	u64 syn_ns;
+	unsigned int slot;
+	bool answered;
+};
+
+/* What the syn_recv_sock kretprobe keeps between entry and return */
+struct tp_child {
+	const struct sock *listener;
+	const struct request_sock *req;
+	const bool *own_req;
+	bool skip;
+};
+
+static struct tp_tcp_cpu __percpu *tcp_cpu;
+static DEFINE_PER_CPU(struct tp_syn *, tcp_syn_now);
+static u32 tcp_ports[TP_TCP_PORTS];
+static struct teeprobe_tcp_table tcp_table;
+static struct teeprobe_tcp_bucket *tcp_buckets;
+static u64 tcp_last_expire_ns;
+
+/* hs_key - the table key of @p as a @kind */
+static unsigned long hs_key(const void *p, enum tp_tcp_kind kind)
+{
+	return (unsigned long)p | kind;
+}
+
+/* port_slot - the counters slot of @port: its own, or 0 when all are taken */
+static unsigned int port_slot(u16 port)
+{
+	unsigned int i;
+	u32 v;
+
+	if (!port)
+		return 0;
+	for (i = 1; i < TP_TCP_PORTS; i++) {
+		v = READ_ONCE(tcp_ports[i]);
+		if (v == port)
+			return i;
+		if (!v) {
+			v = cmpxchg(&tcp_ports[i], 0, port);
+			if (!v || v == port)
+				return i;
+		}
+	}
+	return 0;
+}
+
+/* ---- accounting --------------------------------------------------------- */
+
+/* hs_window_close - emit the closed window @w of this CPU and start afresh */
+static void hs_window_close(struct tp_tcp_cpu *st, const struct teeprobe_window *w)
+{
+	trace_teeprobe_tcp_window(smp_processor_id(), w->start_ns, w->len_ns,
+				  &st->win);
+	memset(&st->win, 0, sizeof(st->win));
+}
+
+/* hs_this_cpu - this CPU's state, its window rolled to @now; irqs off */
+static struct tp_tcp_cpu *hs_this_cpu(u64 now)
+{
+	struct tp_tcp_cpu *st = this_cpu_ptr(tcp_cpu);
+	struct teeprobe_window closed;
+
+	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
+				 &closed))
+		hs_window_close(st, &closed);
+	return st;
+}
+
+/*
+ * hs_account - count @counter for port @slot and add the phases of
+ * @phase_ns whose bit is set in @phases
+ */
+static void hs_account(unsigned int slot, enum teeprobe_tcp_counter counter,
+			const u64 *phase_ns, unsigned int phases)
+{
+	struct tp_tcp_cpu *st;
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	st = hs_this_cpu(ktime_get_ns());
+	st->port[slot].count[counter]++;
+	st->win.count[counter]++;
+	for (i = 0; i < TEEPROBE_TCP_PHASES; i++) {
+		if (!(phases & BIT(i)))
+			continue;
+		teeprobe_hist_add(&st->port[slot].phase[i], phase_ns[i]);
+		teeprobe_hist_add(&st->win.phase[i], phase_ns[i]);
+	}
+	local_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(hs_account);
+
+/* hs_count - count one @counter for port @slot */
+static void hs_count(unsigned int slot, enum teeprobe_tcp_counter counter)
+{
+	hs_account(slot, counter, NULL, 0);
+}
+
+/* since - @to - @from, 0 when either is unknown or time ran backwards */
+static u64 since(u64 from, u64 to)
+{
+	return from && to > from ? to - from : 0;
+}
+
+/* hs_addrs - the endpoints of @sk, stored as sock:inet_sock_set_state does */
+static void hs_addrs(const struct sock *sk, struct teeprobe_tcp_addrs *a)
+{
+	struct in6_addr v6;
+
+	memset(a, 0, sizeof(*a));
+	a->family = sk->sk_family;
+	a->sport = sk->sk_num;
+	a->dport = ntohs(sk->sk_dport);
+	memcpy(a->saddr, &sk->sk_rcv_saddr, sizeof(a->saddr));
+	memcpy(a->daddr, &sk->sk_daddr, sizeof(a->daddr));
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		memcpy(a->saddr_v6, &sk->sk_v6_rcv_saddr, sizeof(a->saddr_v6));
+		memcpy(a->daddr_v6, &sk->sk_v6_daddr, sizeof(a->daddr_v6));
+		return;
+	}
+#endif
+	ipv6_addr_set_v4mapped(sk->sk_rcv_saddr, &v6);
+	memcpy(a->saddr_v6, &v6, sizeof(a->saddr_v6));
+	ipv6_addr_set_v4mapped(sk->sk_daddr, &v6);
+	memcpy(a->daddr_v6, &v6, sizeof(a->daddr_v6));
+}
+
+/* ---- server side: probes ------------------------------------------------ */
+
+/* conn_request_entry - a SYN reaches a listener: publish it on this CPU */
+static int conn_request_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct tp_syn *syn = (struct tp_syn *)ri->data;
+	const struct sock *sk = (const struct sock *)
+		regs_get_kernel_argument(regs, TP_TCP_CONN_REQUEST_ARG_SK);
+
+	syn->listener = sk;
+	syn->syn_ns = ktime_get_ns();
+	syn->slot = port_slot(sk->sk_num);
+	syn->answered = false;
+	syn->prev = this_cpu_read(tcp_syn_now);
+	this_cpu_write(tcp_syn_now, syn);
+	hs_count(syn->slot, TEEPROBE_TCP_SYNS);
+	/* tcp_conn_request drops a SYN that finds the accept queue full. */
+	if (sk_acceptq_is_full(sk))
+		hs_count(syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
+	return 0;
+}
+NOKPROBE_SYMBOL(conn_request_entry);
+
+/* conn_request_return - the SYN was served: answered, or dropped */
+static int conn_request_return(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	struct tp_syn *syn = (struct tp_syn *)ri->data;
+
+	if (this_cpu_read(tcp_syn_now) == syn)
+		this_cpu_write(tcp_syn_now, syn->prev);
+	if (!syn->answered)
+		hs_count(syn->slot, TEEPROBE_TCP_SYN_DROPS);
+	return 0;
+}
+NOKPROBE_SYMBOL(conn_request_return);
+
+/*
+ * send_synack_pre - a SYN/ACK leaves. The first one of a request socket is
+ * sent from inside tcp_conn_request for the SYN this CPU serves; others are
+ * retransmits (counted by their tracepoint) and are left alone here.
+ */
+static int send_synack_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	const struct sock *sk = (const struct sock *)
+		regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SK);
+	const struct request_sock *req = (const struct request_sock *)
+		regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_REQ);
+	int type = (int)regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_TYPE);
+	struct tp_syn *syn = this_cpu_read(tcp_syn_now);
+	struct teeprobe_tcp_hs hs = {};
+
+	if (!syn || syn->answered) {
+		/*
+		 * tcp_conn_request passes the SYN (retransmits do not): its
+		 * probe missed this one, so the handshake is not followed.
+		 */
+		if (type == TCP_SYNACK_NORMAL &&
+		    regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SYN_SKB))
+			hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACKS);
+		return 0;
+	}
+	/* Fast Open answers from the new child socket, not the listener. */
+	if (type != TCP_SYNACK_FASTOPEN && sk != syn->listener)
+		return 0;
+	syn->answered = true;
+	if (type == TCP_SYNACK_COOKIE) {
+		hs_count(syn->slot, TEEPROBE_TCP_SYNCOOKIES);
+		return 0;
+	}
+	hs_count(syn->slot, TEEPROBE_TCP_SYNACKS);
+	if (type != TCP_SYNACK_NORMAL)
+		return 0;	/* Fast Open: its child exists already */
+	hs.syn_ns = syn->syn_ns;
+	hs.synack_ns = ktime_get_ns();
+	hs.port = syn->listener->sk_num;
+	/* No room: the table counts it, accept() will count it untracked. */
+	teeprobe_tcp_table_insert(&tcp_table, hs_key(req, TP_TCP_KEY_REQ),
+				  hs.synack_ns, &hs);
+	return 0;
+}
+NOKPROBE_SYMBOL(send_synack_pre);
+
+/* syn_recv_sock_entry - a final ACK is about to make a child socket */
+static int syn_recv_sock_entry(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	struct tp_child *c = (struct tp_child *)ri->data;
+
+	c->listener = (const struct sock *)
+		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SK);
+	c->req = (const struct request_sock *)
+		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_REQ);
+	c->own_req = (const bool *)
+		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_OWN_REQ);
+	c->skip = false;
+	return 0;
+}
+NOKPROBE_SYMBOL(syn_recv_sock_entry);
+
+/*
+ * syn_recv_sock_v6_entry - the same for IPv6; an IPv4 packet to an IPv6
+ * listener is handed to tcp_v4_syn_recv_sock, whose probe does the work
+ */
+static int syn_recv_sock_v6_entry(struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
+{
+	struct tp_child *c = (struct tp_child *)ri->data;
+	const struct sk_buff *skb = (const struct sk_buff *)
+		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SKB);
+
+	syn_recv_sock_entry(ri, regs);
+	c->skip = skb && skb->protocol == htons(ETH_P_IP);
+	return 0;
+}
+NOKPROBE_SYMBOL(syn_recv_sock_v6_entry);
+
+/* syn_recv_sock_return - the request socket's entry moves to its child */
+static int syn_recv_sock_return(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct tp_child *c = (struct tp_child *)ri->data;
+	struct sock *child = (struct sock *)regs_return_value(regs);
+	struct teeprobe_tcp_hs hs;
+	unsigned int slot;
+	u64 now;
+
+	if (c->skip)
+		return 0;
+	slot = port_slot(c->listener->sk_num);
+	if (IS_ERR_OR_NULL(child)) {
+		/* No child: the accept queue was full, or memory ran out. */
+		if (sk_acceptq_is_full(c->listener))
+			hs_count(slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
+		return 0;
+	}
+	/* Another CPU won the race for this request: its child is kept. */
+	if (c->own_req && !READ_ONCE(*c->own_req))
+		return 0;
+	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(c->req, TP_TCP_KEY_REQ),
+				     &hs))
+		return 0;
+	now = ktime_get_ns();
+	hs.ack_ns = now;
+	hs_count(slot, TEEPROBE_TCP_CHILDREN);
+	teeprobe_tcp_table_insert(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
+				  now, &hs);
+	return 0;
+}
+NOKPROBE_SYMBOL(syn_recv_sock_return);
+
+/*
+ * accept_done - accept() hands out @child: its handshake is complete. It
+ * counts whether followed or not (its phases then are unknown: the table
+ * had no room, or a probe missed a step).
+ */
+static void accept_done(const struct sock *child)
+{
+	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
+	struct teeprobe_tcp_addrs addrs;
+	struct teeprobe_tcp_hs hs;
+	unsigned int slot;
+	u64 now;
+
+	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
+				     &hs)) {
+		slot = port_slot(child->sk_num);
+		hs_count(slot, TEEPROBE_TCP_ACCEPTED);
+		hs_count(slot, TEEPROBE_TCP_UNTRACKED);
+		return;
+	}
+	now = ktime_get_ns();
+	phase_ns[TEEPROBE_TCP_SYN_SYNACK] = since(hs.syn_ns, hs.synack_ns);
+	phase_ns[TEEPROBE_TCP_SYNACK_ACK] = since(hs.synack_ns, hs.ack_ns);
+	phase_ns[TEEPROBE_TCP_ACK_ACCEPT] = since(hs.ack_ns, now);
+	hs_account(port_slot(hs.port), TEEPROBE_TCP_ACCEPTED, phase_ns,
+		   BIT(TEEPROBE_TCP_SYN_SYNACK) | BIT(TEEPROBE_TCP_SYNACK_ACK) |
+		   BIT(TEEPROBE_TCP_ACK_ACCEPT));
+	if (trace_teeprobe_tcp_handshake_enabled()) {
+		hs_addrs(child, &addrs);
+		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_SERVER, &addrs,
+					     phase_ns[TEEPROBE_TCP_SYN_SYNACK],
+					     phase_ns[TEEPROBE_TCP_SYNACK_ACK],
+					     phase_ns[TEEPROBE_TCP_ACK_ACCEPT],
+					     0, 0, hs.synack_retrans);
+	}
+}
+
+/*
+ * reqsk_freed - request socket @req is freed.
+ *
+ * If it made a child (req->sk), this is accept(): inet_csk_accept takes
+ * the request out of the accept queue and drops the queue's reference,
+ * the last one, just before it returns the child. Else, a request still
+ * in the table was dropped (timed out, reset, listener closed).
+ */
+static void reqsk_freed(const struct request_sock *req)
+{
+	const struct sock *child = READ_ONCE(req->sk);
+	struct teeprobe_tcp_hs hs;
+
+	/* Still there with a child: syn_recv_sock's probe missed it. */
+	if (teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs) &&
+	    !child)
+		hs_count(port_slot(hs.port), TEEPROBE_TCP_REQ_DROPS);
+	if (child)
+		accept_done(child);
+}
+
+/* ---- ftrace hooks ---------------------------------------------------------- */
+
+#if TP_TCP_REQSK_FTRACE
+
+/*
+ * The request-socket destructors are hooked with ftrace, not kprobes: they
+ * also run in process context (in accept()), and a kprobe handler there
+ * makes every kprobe hit on the same CPU meanwhile, such as the SYN probes
+ * of a softirq run at the end of an interrupt, count as missed. ftrace
+ * callbacks guard against recursion per context, so they nest.
+ */
+struct tp_tcp_ftrace {
+	const char *symbols[2];
+	struct ftrace_ops ops;
+	bool set[2];		/* the symbol is in the filter */
+	bool attached;
+	int error;
+	atomic_long_t missed;	/* recursion in the same context */
+};
+
+/* reqsk_destructor_hook - ftrace: a request socket's destructor is called */
+static void reqsk_destructor_hook(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct tp_tcp_ftrace *f = container_of(op, struct tp_tcp_ftrace, ops);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	int bit;
+
+	if (!regs)
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		atomic_long_inc(&f->missed);
+		return;
+	}
+	reqsk_freed((const struct request_sock *)regs_get_kernel_argument(regs, 0));
+	ftrace_test_recursion_unlock(bit);
+}
+
+static struct tp_tcp_ftrace reqsk_ftrace = {
+	.symbols = { TP_TCP_V4_REQSK_DESTRUCTOR, TP_TCP_V6_REQSK_DESTRUCTOR },
+	.ops = {
+		.func = reqsk_destructor_hook,
+		.flags = FTRACE_OPS_FL_SAVE_REGS,
+	},
+};
+
+/* hs_ftrace_attach - filter on the symbols that exist, then register */
+static void hs_ftrace_attach(void)
+{
+	struct tp_tcp_ftrace *f = &reqsk_ftrace;
+	unsigned int i, n = 0;
+	int ret = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(f->symbols); i++) {
+		/* ftrace_set_filter takes a writable buffer */
+		char name[KSYM_NAME_LEN];
+
+		strscpy(name, f->symbols[i], sizeof(name));
+		f->set[i] = !ftrace_set_filter(&f->ops, name, strlen(name), 0);
+		n += f->set[i];
+	}
+	if (n)
+		ret = register_ftrace_function(&f->ops);
+	f->error = ret;
+	f->attached = !ret;
+	if (ret) {
+		pr_warn("tcp: cannot hook %s: error %d\n", f->symbols[0], ret);
+		ftrace_free_filter(&f->ops);
+	}
+}
+
+/* hs_ftrace_detach - unregister; no callback runs after this */
+static void hs_ftrace_detach(void)
+{
+	struct tp_tcp_ftrace *f = &reqsk_ftrace;
+
+	if (!f->attached)
+		return;
+	unregister_ftrace_function(&f->ops);
+	ftrace_free_filter(&f->ops);
+	f->attached = false;
+}
+
+/* hs_ftrace_show - the ftrace hooks' lines of tcp_probes */
+static void hs_ftrace_show(struct seq_file *m)
+{
+	const struct tp_tcp_ftrace *f = &reqsk_ftrace;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(f->symbols); i++)
+		seq_printf(m, "%s ftrace %s %d %ld\n", f->symbols[i],
+			   f->attached && f->set[i] ? "attached" :
+			   !f->set[i] ? "not-found" : "failed",
+			   f->set[i] ? f->error : -ENOENT,
+			   atomic_long_read(&f->missed));
+}
+#else /* !TP_TCP_REQSK_FTRACE */
+/* reqsk_destructor_pre - kprobe: a request socket's destructor is called */
+static int reqsk_destructor_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long flags;
+
+	/* Process context too: keep softirqs, and their kprobe hits, out. */
+	local_irq_save(flags);
+	reqsk_freed((const struct request_sock *)regs_get_kernel_argument(regs, 0));
+	local_irq_restore(flags);
+	return 0;
+}
+NOKPROBE_SYMBOL(reqsk_destructor_pre);
+
+static void hs_ftrace_attach(void) {}
+static void hs_ftrace_detach(void) {}
+static void hs_ftrace_show(struct seq_file *m) {}
+#endif /* TP_TCP_REQSK_FTRACE */
+
+/* ---- tracepoints ---------------------------------------------------------- */
+
+/* tp_retransmit_synack - a SYN/ACK is sent again */
+static void tp_retransmit_synack(TP_TCP_RETRANSMIT_SYNACK_PROTO)
+{
+	hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACK_RETRANS);
+	teeprobe_tcp_table_count_retrans(&tcp_table, hs_key(req, TP_TCP_KEY_REQ));
+}
+
+/* client_emit - the client handshake @hs of @sk ends; @call_ns: connect() */
+static void client_emit(const struct sock *sk, const struct teeprobe_tcp_hs *hs,
+			u64 call_ns)
+{
+	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
+	struct teeprobe_tcp_addrs addrs;
+
+	if (call_ns) {
+		phase_ns[TEEPROBE_TCP_CONNECT_CALL] = call_ns;
+		hs_account(port_slot(hs->port), TEEPROBE_TCP_CONNECT_CALLS,
+			   phase_ns, BIT(TEEPROBE_TCP_CONNECT_CALL));
+	}
+	if (trace_teeprobe_tcp_handshake_enabled()) {
+		hs_addrs(sk, &addrs);
+		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_CLIENT, &addrs, 0, 0, 0,
+					     since(hs->syn_ns, hs->ack_ns),
+					     call_ns, 0);
+	}
+}
+
+/*
+ * client_syn_sent - @sk sends its SYN. Inside a connect() call teeprobe
+ * follows (its entry is in the table), the handshake's event waits for the
+ * call to return, so that it carries the call's time too.
+ */
+static void client_syn_sent(const struct sock *sk)
+{
+	unsigned long key = hs_key(sk, TP_TCP_KEY_CLIENT);
+	struct teeprobe_tcp_hs hs = {};
+	unsigned int slot;
+	u64 now = ktime_get_ns();
+
+	/* A leftover of an earlier connect on this socket goes. */
+	teeprobe_tcp_table_take(&tcp_table, key, &hs);
+	hs = (struct teeprobe_tcp_hs){
+		.syn_ns = now,
+		.port = ntohs(sk->sk_dport),
+		.in_call = teeprobe_tcp_table_contains(&tcp_table,
+						       hs_key(sk, TP_TCP_KEY_CALL)),
+	};
+	slot = port_slot(hs.port);
+	hs_count(slot, TEEPROBE_TCP_CONNECTS);
+	/* No room: the table counts it, ESTABLISHED counts it untracked. */
+	teeprobe_tcp_table_insert(&tcp_table, key, now, &hs);
+}
+
+/* client_syn_sent_left - @sk left SYN_SENT for @newstate */
+static void client_syn_sent_left(const struct sock *sk, int newstate)
+{
+	unsigned long key = hs_key(sk, TP_TCP_KEY_CLIENT);
+	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
+	struct teeprobe_tcp_slot *s;
+	struct teeprobe_tcp_hs hs;
+	unsigned long flags;
+	bool wait;
+	u64 now;
+
+	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
+	if (!s) {
+		/* Counted all the same, not timed: see accept_done. */
+		hs = (struct teeprobe_tcp_hs){ .port = ntohs(sk->sk_dport) };
+		if (newstate != TCP_ESTABLISHED) {
+			hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
+			return;
+		}
+		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECTED);
+		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_UNTRACKED);
+		return;
+	}
+	now = ktime_get_ns();
+	hs = s->hs;
+	hs.ack_ns = now;
+	/* Established with a connect() call waiting: it reports at return. */
+	wait = newstate == TCP_ESTABLISHED && hs.in_call;
+	if (wait)
+		s->hs.ack_ns = now;
+	else
+		s->key = 0;
+	teeprobe_tcp_table_unlock(&tcp_table, key, flags);
+
+	if (newstate != TCP_ESTABLISHED) {
+		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
+		return;
+	}
+	phase_ns[TEEPROBE_TCP_CONNECT] = since(hs.syn_ns, now);
+	hs_account(port_slot(hs.port), TEEPROBE_TCP_CONNECTED, phase_ns,
+		   BIT(TEEPROBE_TCP_CONNECT));
+	if (!wait)
+		client_emit(sk, &hs, 0);
+}
+
+/* tp_inet_sock_set_state - the client side: SYN_SENT -> ESTABLISHED */
+static void tp_inet_sock_set_state(TP_INET_SOCK_SET_STATE_PROTO)
+{
+	if (sk->sk_protocol != IPPROTO_TCP)
+		return;
+	if (newstate == TCP_SYN_SENT)
+		client_syn_sent(sk);
+	else if (oldstate == TCP_SYN_SENT)
+		client_syn_sent_left(sk, newstate);
+}
+
+/* What the inet_stream_connect kretprobe keeps between entry and return */
+struct tp_connect {
+	const struct sock *sk;
+	u64 start_ns;
+};
+
+/* connect_entry - a connect() call starts: mark its socket in the table */
+static int connect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tp_connect *c = (struct tp_connect *)ri->data;
+	const struct socket *sock = (const struct socket *)
+		regs_get_kernel_argument(regs, TP_TCP_STREAM_CONNECT_ARG_SOCK);
+	struct teeprobe_tcp_hs hs = {};
+	unsigned long flags;
+
+	c->sk = sock ? READ_ONCE(sock->sk) : NULL;
+	if (!c->sk || c->sk->sk_protocol != IPPROTO_TCP)
+		return 1;	/* not followed: no return handler */
+	/* Process context: keep softirqs, and their kprobe hits, out. */
+	local_irq_save(flags);
+	c->start_ns = ktime_get_ns();
+	if (teeprobe_tcp_table_insert(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL),
+				      c->start_ns, &hs) != TEEPROBE_TCP_INSERTED)
+		c->sk = NULL;	/* no room, or another thread's call */
+	local_irq_restore(flags);
+	return 0;
+}
+NOKPROBE_SYMBOL(connect_entry);
+
+/*
+ * connect_return - the call returns. If it waited for ESTABLISHED, the
+ * handshake is reported now; if it returned first (non-blocking), the
+ * state change will report it.
+ */
+static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct tp_connect *c = (struct tp_connect *)ri->data;
+	long ret = (long)regs_return_value(regs);
+	struct teeprobe_tcp_slot *s;
+	struct teeprobe_tcp_hs hs;
+	unsigned long irqs, flags, key;
+	bool done = false;
+	u64 now;
+
+	if (!c->sk)
+		return 0;
+	local_irq_save(irqs);
+	now = ktime_get_ns();
+	teeprobe_tcp_table_take(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL), &hs);
+	key = hs_key(c->sk, TP_TCP_KEY_CLIENT);
+	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
+	if (s) {
+		hs = s->hs;
+		done = hs.in_call && hs.ack_ns;
+		if (done)
+			s->key = 0;
+		else
+			s->hs.in_call = false;
+		teeprobe_tcp_table_unlock(&tcp_table, key, flags);
+	}
+	if (done)
+		client_emit(c->sk, &hs, ret ? 0 : since(c->start_ns, now));
+	local_irq_restore(irqs);
+	return 0;
+}
+NOKPROBE_SYMBOL(connect_return);
+
+static struct teeprobe_hook tcp_hooks[] = {
+	{ .name = "tcp_retransmit_synack", .probe = tp_retransmit_synack },
+	{ .name = "inet_sock_set_state", .probe = tp_inet_sock_set_state },
+};
+
+/* ---- the kprobes ----------------------------------------------------------- */
+
+struct tp_tcp_probe {
+	const char *symbol;
+	kprobe_pre_handler_t pre;	/* a kprobe, or a kretprobe: */
+	kretprobe_handler_t entry;
+	kretprobe_handler_t ret;
+	size_t data_size;
+	bool may_sleep;			/* needs one instance per sleeper */
+	bool attached;
+	int error;
+	struct kprobe kp;
+	struct kretprobe rp;
+};
+
+static struct tp_tcp_probe tcp_probes[] = {
+	{ .symbol = TP_TCP_CONN_REQUEST, .entry = conn_request_entry,
+	  .ret = conn_request_return, .data_size = sizeof(struct tp_syn) },
+	{ .symbol = TP_TCP_V4_SEND_SYNACK, .pre = send_synack_pre },
+	{ .symbol = TP_TCP_V6_SEND_SYNACK, .pre = send_synack_pre },
+	{ .symbol = TP_TCP_V4_SYN_RECV_SOCK, .entry = syn_recv_sock_entry,
+	  .ret = syn_recv_sock_return, .data_size = sizeof(struct tp_child) },
+	{ .symbol = TP_TCP_V6_SYN_RECV_SOCK, .entry = syn_recv_sock_v6_entry,
+	  .ret = syn_recv_sock_return, .data_size = sizeof(struct tp_child) },
+#if !TP_TCP_REQSK_FTRACE
+	{ .symbol = TP_TCP_V4_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
+	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
+#endif
+	{ .symbol = TP_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
+	  .ret = connect_return, .data_size = sizeof(struct tp_connect),
+	  .may_sleep = true },
+};
+
+/* hs_probe_attach - register @p; a missing symbol is reported, not fatal */
+static void hs_probe_attach(struct tp_tcp_probe *p)
+{
+	unsigned int cpus = num_possible_cpus();
+	int ret;
+
+	if (p->ret) {
+		memset(&p->rp, 0, sizeof(p->rp));
+		p->rp.kp.symbol_name = p->symbol;
+		p->rp.entry_handler = p->entry;
+		p->rp.handler = p->ret;
+		p->rp.data_size = p->data_size;
+		/* Softirq paths nest little; accept() sleeps in every thread. */
+		p->rp.maxactive = p->may_sleep ? max(256U, 16 * cpus) :
+						 max(64U, 4 * cpus);
+		ret = register_kretprobe(&p->rp);
+	} else {
+		memset(&p->kp, 0, sizeof(p->kp));
+		p->kp.symbol_name = p->symbol;
+		p->kp.pre_handler = p->pre;
+		ret = register_kprobe(&p->kp);
+	}
+	p->error = ret;
+	p->attached = !ret;
+	if (ret)
+		pr_warn("tcp: cannot probe %s: error %d\n", p->symbol, ret);
+}
+
+/* hs_probe_detach - unregister @p if it is attached */
+static void hs_probe_detach(struct tp_tcp_probe *p)
+{
+	if (!p->attached)
+		return;
+	if (p->ret)
+		unregister_kretprobe(&p->rp);
+	else
+		unregister_kprobe(&p->kp);
+	p->attached = false;
+}
+
+/* teeprobe_tcp_show_probes - tcp_probes: each probe, its state, nmissed */
+void teeprobe_tcp_show_probes(struct seq_file *m)
+{
+	unsigned int i;
+
+	seq_puts(m, "# symbol type state error nmissed\n");
+	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++) {
+		const struct tp_tcp_probe *p = &tcp_probes[i];
+		unsigned long nmissed = 0;
+		const char *state;
+
+		if (p->attached)
+			nmissed = p->ret ? p->rp.nmissed + p->rp.kp.nmissed :
+					   p->kp.nmissed;
+		state = p->attached ? "attached" :
+			p->error == -ENOENT ? "not-found" : "failed";
+		seq_printf(m, "%s %s %s %d %lu\n", p->symbol,
+			   p->ret ? "kretprobe" : "kprobe", state, p->error,
+			   nmissed);
+	}
+	hs_ftrace_show(m);
+}
+
+/* ---- window flush and table expiry ------------------------------------- */
+
+static struct delayed_work hs_flush_work;
+
+/* hs_flush - close this CPU's window if it ended with windows of @len */
+static void hs_flush(u64 len)
+{
+	struct tp_tcp_cpu *st = this_cpu_ptr(tcp_cpu);
+	struct teeprobe_window closed;
+
+	if (teeprobe_window_flush(&st->window, ktime_get_ns(), len, &closed))
+		hs_window_close(st, &closed);
+}
+
+/* hs_flush_ended - IPI: close this CPU's window if it ended */
+static void hs_flush_ended(void *unused)
+{
+	hs_flush(teeprobe_window_len_ns());
+}
+
+/* hs_flush_open - IPI at unload: close the open window, ended or not */
+static void hs_flush_open(void *unused)
+{
+	hs_flush(0);
+}
+
+/* hs_flush_fn - close quiet CPUs' windows, forget stale handshakes */
+static void hs_flush_fn(struct work_struct *work)
+{
+	u64 len = teeprobe_window_len_ns();
+	u64 now = ktime_get_ns();
+	u64 next;
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct tp_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
+		struct teeprobe_window w = {
+			.start_ns = READ_ONCE(st->window.start_ns),
+			.len_ns = READ_ONCE(st->window.len_ns),
+			.open = READ_ONCE(st->window.open),
+		};
+
+		/* A hint only: the CPU checks again with interrupts off. */
+		if (teeprobe_window_expired(&w, now, len))
+			smp_call_function_single(cpu, hs_flush_ended, NULL, 1);
+	}
+	cpus_read_unlock();
+	if (now - tcp_last_expire_ns >= TP_TCP_EXPIRE_NS) {
+		teeprobe_tcp_table_expire(&tcp_table, now);
+		tcp_last_expire_ns = now;
+	}
+	next = teeprobe_window_align(now, len) + len + len / 8 - now;
+	schedule_delayed_work(&hs_flush_work, nsecs_to_jiffies(next) + 1);
+}
+
+/* ---- reset and debugfs ---------------------------------------------------- */
+
+/* hs_reset_cpu - zero this CPU's totals (IPI, or an offline CPU) */
+static void hs_reset_cpu(void *info)
+{
+	struct tp_tcp_cpu *st = info ? info : this_cpu_ptr(tcp_cpu);
+
+	memset(st->port, 0, sizeof(st->port));
+}
+
+/*
+ * teeprobe_tcp_reset - zero the totals and table counters. Handshakes in
+ * flight stay followed, ports keep their slots, windows go on.
+ */
+void teeprobe_tcp_reset(void)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			smp_call_function_single(cpu, hs_reset_cpu, NULL, 1);
+		else
+			hs_reset_cpu(per_cpu_ptr(tcp_cpu, cpu));
+	}
+	cpus_read_unlock();
+	teeprobe_tcp_table_reset_counts(&tcp_table);
+}
+
+static const char * const tcp_counter_names[] = { TEEPROBE_TCP_COUNTER_NAMES };
+static const char * const tcp_phase_names[] = { TEEPROBE_TCP_PHASE_NAMES };
+
+/* show_port - the port of slot @slot as text; false for an unused slot */
+static bool show_port(unsigned int slot, char *buf, size_t len)
+{
+	u32 port = READ_ONCE(tcp_ports[slot]);
+
+	if (!slot) {
+		strscpy(buf, "other", len);
+		return true;
+	}
+	snprintf(buf, len, "%u", port);
+	return port != 0;
+}
+
+/* counts_empty - whether nothing was counted in @c */
+static bool counts_empty(const struct teeprobe_tcp_counts *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
+		if (c->count[i])
+			return false;
+	return true;
+}
+
+/* show_counts_line - one counters line of tcp_stats */
+static void show_counts_line(struct seq_file *m, const char *cpu,
+			     const char *port, const struct teeprobe_tcp_counts *c)
+{
+	unsigned int i;
+
+	seq_printf(m, "%s %s", cpu, port);
+	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
+		seq_printf(m, " %llu", c->count[i]);
+	seq_putc(m, '\n');
+}
+
+/*
+ * teeprobe_tcp_show_stats - tcp_stats: counters per CPU and port, then per
+ * port for all CPUs, then each port's phases, then the table
+ */
+void teeprobe_tcp_show_stats(struct seq_file *m)
+{
+	struct teeprobe_tcp_counts *sum, *one;
+	struct teeprobe_tcp_table_stats ts;
+	char cpu_name[16], port[16];
+	unsigned int slot, i;
+	int cpu;
+
+	sum = kcalloc(TP_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
+	one = kmalloc(sizeof(*one), GFP_KERNEL);
+	if (!sum || !one) {
+		seq_puts(m, "# out of memory\n");
+		goto out;
+	}
+	seq_puts(m, "# cpu port");
+	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
+		seq_printf(m, " %s", tcp_counter_names[i]);
+	seq_putc(m, '\n');
+	for_each_possible_cpu(cpu) {
+		snprintf(cpu_name, sizeof(cpu_name), "%d", cpu);
+		for (slot = 0; slot < TP_TCP_PORTS; slot++) {
+			*one = per_cpu_ptr(tcp_cpu, cpu)->port[slot];
+			if (!show_port(slot, port, sizeof(port)) || counts_empty(one))
+				continue;
+			show_counts_line(m, cpu_name, port, one);
+			for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
+				sum[slot].count[i] += one->count[i];
+			for (i = 0; i < TEEPROBE_TCP_PHASES; i++)
+				teeprobe_hist_merge(&sum[slot].phase[i],
+						    &one->phase[i]);
+		}
+	}
+	for (slot = 0; slot < TP_TCP_PORTS; slot++)
+		if (show_port(slot, port, sizeof(port)) && !counts_empty(&sum[slot]))
+			show_counts_line(m, "all", port, &sum[slot]);
+
+	seq_puts(m, "# port phase count sum_ns max_ns p50_ns p99_ns\n");
+	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
+		if (!show_port(slot, port, sizeof(port)))
+			continue;
+		for (i = 0; i < TEEPROBE_TCP_PHASES; i++) {
+			const struct teeprobe_hist *h = &sum[slot].phase[i];
+
+			if (!h->count)
+				continue;
+			seq_printf(m, "phase %s %s %llu %llu %llu %llu %llu\n",
+				   port, tcp_phase_names[i], h->count, h->sum,
+				   h->max, teeprobe_hist_percentile(h, 50),
+				   teeprobe_hist_percentile(h, 99));
+		}
+	}
+	teeprobe_tcp_table_stats(&tcp_table, &ts);
+	seq_printf(m, "# table size %u in_use %llu expired %llu full %llu timeout_s %u\n",
+		   tcp_table_size, ts.in_use, ts.expired, ts.full, tcp_timeout_s);
+	seq_printf(m, "# window_ms %llu\n",
+		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
+out:
+	kfree(one);
+	kfree(sum);
+}
+
+/* teeprobe_tcp_show_hist - tcp_hist: per port and phase, a column per CPU */
+void teeprobe_tcp_show_hist(struct seq_file *m)
+{
+	unsigned int slot, phase, b;
+	char port[16];
+	int cpu;
+
+	seq_puts(m, "# port phase bucket_low_ns");
+	for_each_possible_cpu(cpu)
+		seq_printf(m, " cpu%d", cpu);
+	seq_puts(m, " all\n");
+	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
+		if (!show_port(slot, port, sizeof(port)))
+			continue;
+		for (phase = 0; phase < TEEPROBE_TCP_PHASES; phase++) {
+			for (b = 0; b < TEEPROBE_HIST_BUCKETS; b++) {
+				u64 total = 0;
+
+				for_each_possible_cpu(cpu)
+					total += per_cpu_ptr(tcp_cpu, cpu)->port[slot].phase[phase].bucket[b];
+				if (!total)
+					continue;
+				seq_printf(m, "%s %s %llu", port,
+					   tcp_phase_names[phase],
+					   teeprobe_hist_bucket_low(b));
+				for_each_possible_cpu(cpu)
+					seq_printf(m, " %llu",
+						   per_cpu_ptr(tcp_cpu, cpu)->port[slot].phase[phase].bucket[b]);
+				seq_printf(m, " %llu\n", total);
+			}
+		}
+	}
+}
+
+/* ---- init and exit -------------------------------------------------------- */
+
+/* hs_detach_all - unregister every probe, then forget published SYNs */
+static void hs_detach_all(void)
+{
+	unsigned int i;
+	int cpu;
+
+	hs_ftrace_detach();
+	/*
+	 * In reverse: send_synack's probe reads the SYN that tcp_conn_request's
+	 * kretprobe publishes; it must go first.
+	 */
+	for (i = ARRAY_SIZE(tcp_probes); i--; )
+		hs_probe_detach(&tcp_probes[i]);
+	/* unregister_k*probe waited for the handlers: no one reads these. */
+	for_each_possible_cpu(cpu)
+		per_cpu(tcp_syn_now, cpu) = NULL;
+}
+
+/* teeprobe_tcp_init - allocate the table, attach probes and tracepoints */
+int teeprobe_tcp_init(void)
+{
+	unsigned int nr_buckets, i;
+	int ret;
+
+	/* alloc_percpu's limit */
+	BUILD_BUG_ON(sizeof(struct tp_tcp_cpu) > PCPU_MIN_UNIT_SIZE);
+	nr_buckets = teeprobe_tcp_table_buckets(tcp_table_size);
+	tcp_buckets = kvcalloc(nr_buckets, sizeof(*tcp_buckets), GFP_KERNEL);
+	if (!tcp_buckets)
+		return -ENOMEM;
+	teeprobe_tcp_table_init(&tcp_table, tcp_buckets, nr_buckets,
+				(u64)tcp_timeout_s * NSEC_PER_SEC);
+	tcp_cpu = alloc_percpu(struct tp_tcp_cpu);
+	if (!tcp_cpu) {
+		ret = -ENOMEM;
+		goto out_free_table;
+	}
+	ret = teeprobe_hooks_attach("tcp", tcp_hooks, ARRAY_SIZE(tcp_hooks));
+	if (ret)
+		goto out_free_percpu;
+	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
+		hs_probe_attach(&tcp_probes[i]);
+	hs_ftrace_attach();
+	tcp_last_expire_ns = ktime_get_ns();
+	INIT_DELAYED_WORK(&hs_flush_work, hs_flush_fn);
+	schedule_delayed_work(&hs_flush_work,
+			      nsecs_to_jiffies(teeprobe_window_len_ns()));
+	return 0;
+
+out_free_percpu:
+	free_percpu(tcp_cpu);
+out_free_table:
+	kvfree(tcp_buckets);
+	return ret;
+}
+
+/* teeprobe_tcp_exit - detach everything, emit the open windows, free */
+void teeprobe_tcp_exit(void)
+{
+	hs_detach_all();
+	teeprobe_hooks_detach(tcp_hooks, ARRAY_SIZE(tcp_hooks));
+	tracepoint_synchronize_unregister();
+	cancel_delayed_work_sync(&hs_flush_work);
+	on_each_cpu(hs_flush_open, NULL, 1);
+	free_percpu(tcp_cpu);
+	kvfree(tcp_buckets);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tcp.h - the TCP handshake counters and phases teeprobe keeps per CPU and
+ * per port, per session (since load or reset) and per time window; shared
+ * by tcp.c and the trace events.
+ */
+#ifndef TEEPROBE_TCP_H
+#define TEEPROBE_TCP_H
+
+#include <linux/types.h>
+
+#include "hist.h"
+
+/* The counters; TEEPROBE_TCP_COUNTER_NAMES gives their debugfs names. */
+enum teeprobe_tcp_counter {
+	TEEPROBE_TCP_SYNS,		/* SYNs to a listener (tcp_conn_request) */
+	TEEPROBE_TCP_SYNACKS,		/* first SYN/ACKs of request sockets */
+	TEEPROBE_TCP_SYNCOOKIES,	/* SYN/ACKs with a syncookie */
+	TEEPROBE_TCP_SYN_DROPS,		/* SYNs answered by no SYN/ACK */
+	TEEPROBE_TCP_LISTEN_OVERFLOWS,	/* SYN or final ACK met a full accept queue */
+	TEEPROBE_TCP_SYNACK_RETRANS,	/* SYN/ACK retransmits */
+	TEEPROBE_TCP_REQ_DROPS,		/* tracked request socks freed unanswered */
+	TEEPROBE_TCP_CHILDREN,		/* final ACKs that made a child socket */
+	TEEPROBE_TCP_ACCEPTED,		/* server handshakes accept() handed out */
+	TEEPROBE_TCP_UNTRACKED,		/* of those, not timed (no room, missed) */
+	TEEPROBE_TCP_CONNECTS,		/* client SYN_SENT */
+	TEEPROBE_TCP_CONNECTED,		/* client SYN_SENT -> ESTABLISHED */
+	TEEPROBE_TCP_CONNECT_FAILED,	/* client SYN_SENT -> CLOSE */
+	TEEPROBE_TCP_CONNECT_UNTRACKED,	/* of the connected, not timed */
+	TEEPROBE_TCP_CONNECT_CALLS,	/* blocking connect() calls timed */
+	TEEPROBE_TCP_COUNTERS,
+};
+
+#define TEEPROBE_TCP_COUNTER_NAMES					\
+	"syns", "synacks", "syncookies", "syn_drops", "listen_overflows", \
+	"synack_retrans", "req_drops", "children", "accepted", "untracked", \
+	"connects", "connected", "connect_failed", "connect_untracked", \
+	"connect_calls"
+
+/* The timed phases of a handshake */
+enum teeprobe_tcp_phase {
+	TEEPROBE_TCP_SYN_SYNACK,	/* server: SYN -> first SYN/ACK */
+	TEEPROBE_TCP_SYNACK_ACK,	/* server: SYN/ACK -> final ACK */
+	TEEPROBE_TCP_ACK_ACCEPT,	/* server: final ACK -> accept() */
+	TEEPROBE_TCP_CONNECT,		/* client: SYN_SENT -> ESTABLISHED */
+	TEEPROBE_TCP_CONNECT_CALL,	/* client: a blocking connect() call */
+	TEEPROBE_TCP_PHASES,
+};
+
+#define TEEPROBE_TCP_PHASE_NAMES \
+	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call"
+
+enum teeprobe_tcp_side {
+	TEEPROBE_TCP_SERVER,
+	TEEPROBE_TCP_CLIENT,
+};
+
+/* Counters and phase histograms of one port (or one window) on one CPU */
+struct teeprobe_tcp_counts {
+	u64 count[TEEPROBE_TCP_COUNTERS];
+	struct teeprobe_hist phase[TEEPROBE_TCP_PHASES];
+};
+
+/* The endpoints of a handshake, as sock:inet_sock_set_state stores them */
+struct teeprobe_tcp_addrs {
+	u16 family;
+	u16 sport;		/* local port */
+	u16 dport;		/* remote port */
+	u8 saddr[4];
+	u8 daddr[4];
+	u8 saddr_v6[16];	/* IPv4 as v4-mapped */
+	u8 daddr_v6[16];
+};
+
+#endif /* TEEPROBE_TCP_H */

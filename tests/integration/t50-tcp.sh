@@ -1,0 +1,299 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t50-tcp - teeprobe's TCP handshake phases: handshakes counted on both
+# sides against hsbench's own counts and the kernel's SNMP counters, the
+# client's connect latency against hsbench's, the SYN/ACK -> ACK phase under
+# netem delay, the accept wait with stalled workers, IPv6, and a table too
+# small for the handshakes in flight.
+. "$(dirname "$0")/lib.sh"
+. "$top/lab/lab.sh"
+
+ko=$TP_MODULES/module/teeprobe.ko
+conns=${TP_TCP_CONNECTIONS:-200}
+threads=10
+# The lab kernel runs user space ~15x slower: fewer connections there.
+[ "$TP_KERNEL" = lab ] && conns=${TP_TCP_CONNECTIONS:-40} threads=5
+delay_ms=20
+stall_us=5000
+port=$LAB_PORT
+out=$TP_OUT/tcp
+mkdir -p "$out"
+
+# tcp_stat PORT COUNTER - a counter of the "all PORT" line of tcp_stats
+tcp_stat() {
+	awk -v p="$1" -v c="$2" '
+	/^# cpu port/ { for (i = 3; i <= NF; i++) col[$i] = i - 1 }
+	$1 == "all" && $2 == p { v = $(col[c]) }
+	END { printf "%.0f\n", v }' "${3:-$DEBUGFS/tcp_stats}"
+}
+# table_stat FIELD - a field of the "# table" line of tcp_stats
+table_stat() {
+	awk -v f="$1" '$2 == "table" { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' \
+		$DEBUGFS/tcp_stats
+}
+# netstat NAME - a TcpExt counter of the root namespace (the server's)
+netstat() {
+	awk -v k="$1" '$1 == "TcpExt:" && !n { for (i = 2; i <= NF; i++) col[$i] = i; n = 1; next }
+		$1 == "TcpExt:" { print $(col[k]) }' /proc/net/netstat
+}
+# events FILE SIDE - the teeprobe_tcp_handshake events of SIDE in FILE
+events() { grep "teeprobe_tcp_handshake: side=$2 " "$1"; }
+# p50_us FILE SIDE FIELD - nearest-rank median of FIELD (ns) in us, as hsbench
+p50_us() {
+	events "$1" "$2" | sed -n "s/.* $3=\([0-9]*\).*/\1/p" | sort -n |
+		awk '{ v[NR] = $1 } END { r = int((NR * 50 + 99) / 100); if (r < 1) r = 1
+			printf "%.1f\n", v[r] / 1000 }'
+}
+# json_p50 FILE NAME - p50 of NAME ("connect_us"...) in hsbench's JSON
+json_p50() { grep -o "\"$2\":{[^}]*}" "$1" | sed -n 's/.*"p50":\([0-9.]*\).*/\1/p'; }
+# json_mean FILE NAME - mean of NAME in hsbench's JSON
+json_mean() { grep -o "\"$2\":{[^}]*}" "$1" | sed -n 's/.*"mean":\([0-9.]*\).*/\1/p'; }
+# after_connect_us FILE - hsbench's mean handshake less its mean connect()
+after_connect_us() {
+	awk -v h="$(json_mean "$1" handshake_us)" -v c="$(json_mean "$1" connect_us)" \
+		'BEGIN { printf "%.1f\n", h - c }'
+}
+# within PCT A B - A and B differ by at most PCT percent of B
+within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
+# grew_by_ms A B LOW HIGH - B - A (us) is from LOW to HIGH ms
+grew_by_ms() { awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" 'BEGIN { d = (b - a) / 1000; exit !(d >= lo && d <= hi) }'; }
+# less_ms A B MS - B exceeds A (us) by less than MS ms
+less_ms() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !((b - a) / 1000 < m) }'; }
+
+# tcp_case NAME CONNS THREADS [SERVER-OPTION...] - one hsbench run with
+# zeroed counters and a fresh trace; leaves NAME.{stats,hist,trace,netstat}
+# and hsbench's files in $out/NAME/
+tcp_case() {
+	local name=$1 n=$2 t=$3 rc
+	shift 3
+	echo 1 >$DEBUGFS/reset
+	echo 0 >$TRACEFS/tracing_on
+	echo >$TRACEFS/trace
+	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_handshake/enable
+	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_window/enable
+	echo 1 >$TRACEFS/tracing_on
+	cp $DEBUGFS/tcp_probes "$out/$name.probes0"
+	netstat TCPSynRetrans >"$out/$name.netstat"
+	netstat ListenOverflows >>"$out/$name.netstat"
+	LAB_OUT=$out/$name lab_run soft "$n" "$t" "$@"
+	rc=$?
+	# Let the window flush close the last windows (an eighth of a window late).
+	sleep 0.5
+	echo 0 >$TRACEFS/tracing_on
+	netstat TCPSynRetrans >>"$out/$name.netstat"
+	netstat ListenOverflows >>"$out/$name.netstat"
+	cp $DEBUGFS/tcp_stats "$out/$name.stats"
+	cp $DEBUGFS/tcp_hist "$out/$name.hist"
+	cp $DEBUGFS/tcp_probes "$out/$name.probes"
+	cp $TRACEFS/trace "$out/$name.trace"
+	echo 0 >$TRACEFS/events/teeprobe/enable
+	return $rc
+}
+# netstat_delta NAME FIRST-LINE - a counter's growth over a case
+netstat_delta() { awk -v l="$2" 'NR == l { a = $1 } NR == l + 2 { print $1 - a }' "$out/$1.netstat"; }
+# window_sum NAME FIELD - FIELD summed over the case's window events
+window_sum() {
+	sed -n "s/.*teeprobe_tcp_window: .* $2=\([0-9]*\).*/\1/p" "$out/$1.trace" |
+		awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
+
+# check runs a function in a new shell: give it the helpers it calls.
+export out
+export -f tcp_stat table_stat netstat events lab_run kv
+
+# missed NAME - probe hits missed during the case (another kprobe was running)
+missed() {
+	cat "$out/$1.probes0" "$out/$1.probes" | awk '$1 !~ /^#/ { if (seen[$1]++) s += $5 - v[$1]; else v[$1] = $5 }
+		END { print s + 0 }'
+}
+# timed NAME SIDE [PORT] - handshakes of SIDE the case timed: counted
+# less untracked
+timed() {
+	local p=${3:-$port}
+
+	if [ "$2" = server ]; then
+		echo $(( $(tcp_stat $p accepted "$out/$1.stats") - $(tcp_stat $p untracked "$out/$1.stats") ))
+	else
+		echo $(( $(tcp_stat $p connected "$out/$1.stats") - $(tcp_stat $p connect_untracked "$out/$1.stats") ))
+	fi
+}
+
+# timing_check NAME CMD... - a check of how phases grow; skipped when the
+# clock ticks in jiffies (the lab kernel's guest falls back to
+# refined-jiffies: 4 ms steps, and KASAN's slowness hides a 20 ms delay)
+clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
+timing_check() {
+	case "$clocksource" in
+	*jiffies*) skip "$1" "clocksource $clocksource is too coarse" ;;
+	*) check "$@" ;;
+	esac
+}
+
+# --- parameters -----------------------------------------------------------
+bad_params=(tcp_table_size=100 tcp_table_size=32 tcp_table_size=2097152
+	tcp_timeout_s=0 tcp_timeout_s=3601 tcp_timeout_s=x)
+[ "$TP_KERNEL" = lab ] && bad_params=(tcp_table_size=100 tcp_timeout_s=0)
+for bad in "${bad_params[@]}"; do
+	check_fails "teeprobe refuses $bad" "Invalid (argument|parameters)" insmod "$ko" "$bad"
+	check "... and says why in dmesg" sh -c "dmesg | tail -n 5 | grep -q 'teeprobe: ${bad%%=*}=.*must be'"
+done
+
+check "insmod teeprobe.ko" insmod "$ko"
+for sym in tcp_conn_request tcp_v4_send_synack tcp_v6_send_synack \
+	tcp_v4_syn_recv_sock tcp_v6_syn_recv_sock tcp_v4_reqsk_destructor \
+	tcp_v6_reqsk_destructor inet_stream_connect; do
+	check_eq "$sym is probed" attached \
+		"$(awk -v s=$sym '$1 == s { print $3 }' $DEBUGFS/tcp_probes)"
+done
+check "the tcp tracepoints are hooked" sh -c \
+	"grep -qx 'tcp tcp_retransmit_synack' $DEBUGFS/hooks && grep -qx 'tcp inet_sock_set_state' $DEBUGFS/hooks"
+check_eq "tcp_stats is root-only" 400 "$(stat -c %a $DEBUGFS/tcp_stats)"
+
+# --- counts: teeprobe = hsbench = the kernel's counters ---------------------
+if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threads"; then
+	d=$out/base/soft-$conns
+	check_eq "hsbench's client completed every handshake" \
+		"\"completed\":$conns,\"errors\":0" \
+		"$(grep -o '"completed":[0-9]*,"errors":[0-9]*' "$d/client.json")"
+	check_eq "server: teeprobe counts $conns accepted handshakes, as hsbench's server" \
+		"$conns $conns" "$(tcp_stat $port accepted "$out/base.stats") $(kv "$d/server.txt" handshakes_completed)"
+	check_eq "client: teeprobe counts $conns established connects" \
+		"$conns $conns" "$(tcp_stat $port connects "$out/base.stats") $(tcp_stat $port connected "$out/base.stats")"
+	echo "# base: $(tcp_stat $port untracked "$out/base.stats") server and $(tcp_stat $port connect_untracked "$out/base.stats") client handshakes untracked, $(missed base) probe hits missed"
+	check "handshakes not timed are explained by missed probe hits" \
+		test $(( $(tcp_stat $port untracked "$out/base.stats") + $(tcp_stat $port connect_untracked "$out/base.stats") )) -le "$(missed base)"
+	check "at most one final ACK made a child per handshake" \
+		test "$(tcp_stat $port children "$out/base.stats")" -le $conns
+	check_eq "every SYN was answered or counted dropped" \
+		"$(tcp_stat $port syns "$out/base.stats")" \
+		"$(( $(tcp_stat $port synacks "$out/base.stats") + $(tcp_stat $port syncookies "$out/base.stats") + $(tcp_stat $port syn_drops "$out/base.stats") ))"
+	check_eq "SYN/ACK retransmits: teeprobe = TcpExt TCPSynRetrans" \
+		"$(netstat_delta base 1)" "$(tcp_stat $port synack_retrans "$out/base.stats")"
+	check_eq "listen overflows: teeprobe = TcpExt ListenOverflows" \
+		"$(netstat_delta base 2)" "$(tcp_stat $port listen_overflows "$out/base.stats")"
+	check_eq "no handshake left in the table" 0 "$(table_stat in_use)"
+	check_eq "one server and one client event per timed handshake" \
+		"$(timed base server) $(timed base client)" \
+		"$(events "$out/base.trace" server | wc -l) $(events "$out/base.trace" client | wc -l)"
+	check_eq "server events carry the endpoints" "$(timed base server)" \
+		"$(events "$out/base.trace" server | grep -c "sport=$port .*saddr=$TP_SERVER_ADDR daddr=$TP_CLIENT_ADDR ")"
+	check_eq "client events carry the endpoints" "$(timed base client)" \
+		"$(events "$out/base.trace" client | grep -c "dport=$port saddr=$TP_CLIENT_ADDR daddr=$TP_SERVER_ADDR ")"
+	check_eq "window events add up to the handshakes" "$conns $conns" \
+		"$(window_sum base accepted) $(window_sum base connected)"
+	for phase in syn_synack synack_ack ack_accept connect connect_call; do
+		want=$(timed base server)
+		[ $phase = connect ] && want=$(timed base client)
+		[ $phase = connect_call ] && want=$(tcp_stat $port connect_calls "$out/base.stats")
+		check_eq "tcp_hist: a $phase sample per timed handshake for port $port" "$want" \
+			"$(awk -v p=$port -v f=$phase '$1 == p && $2 == f { s += $NF } END { print s + 0 }' "$out/base.hist")"
+	done
+	check_eq "every timed connect waited in a timed connect() call" \
+		"$(timed base client) $(timed base client)" \
+		"$(tcp_stat $port connect_calls "$out/base.stats") $(events "$out/base.trace" client | grep -vc ' connect_call_ns=0 ')"
+	# Each connect() teeprobe times lies inside the one hsbench times.
+	a=$(p50_us "$out/base.trace" client connect_call_ns)
+	hs_connect=$(json_p50 "$d/client.json" connect_us)
+	check "client connect() p50: teeprobe $a us, not above hsbench's $hs_connect us" \
+		less_ms "$hs_connect" "$a" 0.001
+	base_connect=$(p50_us "$out/base.trace" client connect_ns)
+	check "client SYN_SENT -> ESTABLISHED p50 $base_connect us is inside connect()" \
+		less_ms "$hs_connect" "$base_connect" 0
+fi
+
+# With $threads client threads and $threads workers on two CPUs, a thread
+# can wait a while for a CPU between the kernel's return from connect()
+# and its own clock read; two client threads leave hsbench's measurement
+# to the kernel's time.
+light=$((conns / 2))
+if check "IPv4: $light connections from two client threads" tcp_case light "$light" 2; then
+	a=$(p50_us "$out/light.trace" client connect_call_ns)
+	b=$(json_p50 "$out/light/soft-$light/client.json" connect_us)
+	check "client connect() p50: teeprobe $a us, hsbench $b us (within 10 %)" within 10 "$a" "$b"
+fi
+
+# --- netem delay on the client's NIC: SYN/ACK -> ACK grows, SYN -> SYN/ACK not
+if [ "$TP_KERNEL" = lab ]; then
+	skip "netem delay cases" "the lab kernel's clock is too coarse for them"
+elif ! ip netns exec "$TP_CLIENT_NETNS" tc qdisc add dev eth1 root netem delay ${delay_ms}ms 2>"$out/tc.err"; then
+	skip "netem delay cases" "tc netem: $(head -n 1 "$out/tc.err")"
+elif check "IPv4 with ${delay_ms} ms netem delay on the client's NIC" tcp_case netem "$conns" "$threads"; then
+	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
+	d=$out/netem/soft-$conns
+	check_eq "netem: teeprobe counts $conns handshakes on both sides" "$conns $conns" \
+		"$(tcp_stat $port accepted "$out/netem.stats") $(tcp_stat $port connected "$out/netem.stats")"
+	a=$(p50_us "$out/base.trace" server synack_to_ack_ns)
+	b=$(p50_us "$out/netem.trace" server synack_to_ack_ns)
+	timing_check "SYN/ACK -> ACK p50 grows by about the delay: $a -> $b us" \
+		grew_by_ms "$a" "$b" $((delay_ms / 2)) $((delay_ms * 2))
+	a=$(p50_us "$out/base.trace" server syn_to_synack_ns)
+	b=$(p50_us "$out/netem.trace" server syn_to_synack_ns)
+	timing_check "SYN -> SYN/ACK p50 does not: $a -> $b us" less_ms "$a" "$b" $((delay_ms / 4))
+	a=$(p50_us "$out/netem.trace" client connect_call_ns)
+	b=$(json_p50 "$d/client.json" connect_us)
+	check "netem: client connect() p50 teeprobe $a us, hsbench $b us (within 10 %)" within 10 "$a" "$b"
+	a=$(p50_us "$out/netem.trace" client connect_ns)
+	timing_check "netem: SYN_SENT -> ESTABLISHED grows by about the delay: $base_connect -> $a us" \
+		grew_by_ms "$base_connect" "$a" $((delay_ms / 2)) $((delay_ms * 2))
+else
+	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
+fi
+
+# --- stalled workers: the accept wait grows ------------------------------
+# Two workers for $threads clients, so connections queue for accept();
+# then each handshake blocks its worker $stall_us us, as a slow TEE call.
+if check "two workers" tcp_case fast "$conns" "$threads" --workers 2 &&
+   check "two workers stalled $stall_us us per handshake" \
+	tcp_case stalled "$conns" "$threads" --workers 2 --stall-us $stall_us; then
+	a=$(p50_us "$out/fast.trace" server ack_to_accept_ns)
+	b=$(p50_us "$out/stalled.trace" server ack_to_accept_ns)
+	timing_check "ACK -> accept p50 grows by at least one stall: $a -> $b us" \
+		grew_by_ms "$a" "$b" $((stall_us / 1000)) 100000
+	# hsbench's side: the mean time from connect()'s return to the
+	# reply (means subtract; busy workers also slow the client's connect)
+	ha=$(after_connect_us "$out/fast/soft-$conns/client.json")
+	hb=$(after_connect_us "$out/stalled/soft-$conns/client.json")
+	timing_check "hsbench's mean wait after connect() grows too: $ha -> $hb us" \
+		grew_by_ms "$ha" "$hb" $((stall_us / 1000)) 100000
+	a=$(p50_us "$out/fast.trace" server syn_to_synack_ns)
+	b=$(p50_us "$out/stalled.trace" server syn_to_synack_ns)
+	timing_check "SYN -> SYN/ACK p50 does not grow with stalled workers: $a -> $b us" \
+		less_ms "$a" "$b" $((stall_us / 4000))
+fi
+
+# --- IPv6 ---------------------------------------------------------------------
+v6conns=$((conns / 4))
+ip addr add fd00:198:18::1/64 dev eth0 nodad
+ip -n "$TP_CLIENT_NETNS" addr add fd00:198:18::2/64 dev eth1 nodad
+v4_addr=$TP_SERVER_ADDR
+export TP_SERVER_ADDR="[fd00:198:18::1]" LAB_PORT=$((port + 1))
+check "IPv6: hsbench soft, $v6conns connections" tcp_case v6 "$v6conns" "$threads"
+v6_rc=$?
+export TP_SERVER_ADDR=$v4_addr LAB_PORT=$port
+if [ $v6_rc = 0 ]; then
+	check_eq "IPv6: teeprobe counts $v6conns handshakes on both sides" "$v6conns $v6conns" \
+		"$(tcp_stat $((port + 1)) accepted "$out/v6.stats") $(tcp_stat $((port + 1)) connected "$out/v6.stats")"
+	check_eq "IPv6: the events say family 10 and carry the addresses" \
+		"$(timed v6 server $((port + 1))) $(timed v6 client $((port + 1)))" \
+		"$(events "$out/v6.trace" server | grep -c 'family=10 .*saddrv6=fd00:198:18::1 daddrv6=fd00:198:18::2 ') $(events "$out/v6.trace" client | grep -c 'family=10 .*saddrv6=fd00:198:18::2 daddrv6=fd00:198:18::1 ')"
+fi
+
+# --- a table too small for the handshakes in flight --------------------------
+check "rmmod teeprobe" rmmod teeprobe
+check "insmod teeprobe.ko tcp_table_size=64" insmod "$ko" tcp_table_size=64
+many=$((conns * 2))
+[ "$TP_KERNEL" = lab ] && many=100
+# One stalled worker: up to $many / 2 children wait for accept() at once.
+if check "one stalled worker, $many connections from $((many / 2)) threads" \
+	tcp_case small "$many" $((many / 2)) --workers 1 --stall-us 500; then
+	check "the table was full at times" test "$(table_stat full)" -gt 0
+	check "so some handshakes were not timed" test "$(tcp_stat $port untracked "$out/small.stats")" -gt 0
+	check_eq "but all $many are counted on both sides" "$many $many" \
+		"$(tcp_stat $port accepted "$out/small.stats") $(tcp_stat $port connected "$out/small.stats")"
+	check_eq "and every timed one has its event" "$(timed small server) $(timed small client)" \
+		"$(events "$out/small.trace" server | wc -l) $(events "$out/small.trace" client | wc -l)"
+	check_eq "no request socket counted dropped" 0 "$(tcp_stat $port req_drops "$out/small.stats")"
+	check_eq "no entry leaked" 0 "$(table_stat in_use)"
+fi
+check "rmmod teeprobe" rmmod teeprobe
+done_testing
