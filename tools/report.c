@@ -67,8 +67,21 @@ struct netrx_windows {
 	double first_start, last_end;	/* seconds */
 };
 
+/* TCP handshake phases, from the teeprobe_tcp_handshake events */
+enum { PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_ACCEPT, PH_CONNECT,
+       PH_CONNECT_CALL, NR_PHASES };
+static const char *const phase_names[NR_PHASES] = {
+	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call"
+};
+static const char *const phase_fields[NR_PHASES] = {
+	"syn_to_synack_ns", "synack_to_ack_ns", "ack_to_accept_ns",
+	"connect_ns", "connect_call_ns"
+};
+
 struct report {
 	struct snapshot snap[2];		/* start, end */
+	struct samples phase[NR_PHASES];
+	unsigned long long handshakes[2];	/* server, client events */
 	struct snap_source pending[2];		/* a line in pieces */
 	struct event_kind kinds[MAX_KINDS];
 	int nr_kinds;
@@ -104,7 +117,8 @@ static void report_usage(FILE *out)
 		"context (%%system, %%softirq), TEE ioctls by command (calls,\n"
 		"latency percentiles, blocked share, top threads), NET_RX per CPU\n"
 		"(runs/s against packets/s, raise->entry delay percentiles,\n"
-		"ksoftirqd share, re-raises), TCP counters, lost events, and the\n"
+		"ksoftirqd share, re-raises), TCP handshake phases per port and\n"
+		"the kernel's TCP counters, lost events, and the\n"
 		"delay histograms with one column per CPU. A trace.dat recorded\n"
 		"with 'trace-cmd record -e teeprobe' gives what its events hold.\n");
 }
@@ -197,6 +211,23 @@ static void on_tee_exit(struct report *r, struct tep_event *event,
 	t->calls++;
 	t->total_ns += d;
 	t->offcpu_ns += off;
+}
+
+/* on_tcp_handshake - one handshake finished, server or client side */
+static void on_tcp_handshake(struct report *r, struct tep_event *event,
+			     struct tep_record *record)
+{
+	bool client = field(event, record, "side") != 0;
+	unsigned long long v;
+	int p;
+
+	r->handshakes[client]++;
+	for (p = client ? PH_CONNECT : 0; p < (client ? NR_PHASES : PH_CONNECT); p++) {
+		v = field(event, record, phase_fields[p]);
+		/* connect_call is 0 when connect() did not wait */
+		if (v || p != PH_CONNECT_CALL)
+			samples_add(&r->phase[p], v);
+	}
 }
 
 /* on_netrx_window - one CPU's NET_RX window */
@@ -323,6 +354,8 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *record,
 		on_tee_exit(r, event, record);
 	else if (!strcmp(event->name, "teeprobe_netrx_window"))
 		on_netrx_window(r, event, record);
+	else if (!strcmp(event->name, "teeprobe_tcp_handshake"))
+		on_tcp_handshake(r, event, record);
 	for (i = 0; i < r->nr_kinds; i++) {
 		if (r->kinds[i].id == id) {
 			r->kinds[i].count++;
@@ -726,6 +759,161 @@ static void print_tcp(const struct report *r, const struct report_opts *o,
 		printf("\n");
 }
 
+/* tcp_phase_line - "phase PORT PHASE count sum max p50 p99" of a snapshot */
+static bool tcp_phase_line(const struct snapshot *s, const char *port,
+			   const char *phase, double v[5])
+{
+	const char *text = snapshot_text(s, "tcp_stats");
+	char *copy, *line, *save = NULL, p1[32], p2[32];
+	bool found = false;
+
+	memset(v, 0, 5 * sizeof(double));
+	if (!text)
+		return false;
+	copy = xstrdup(text);
+	for (line = strtok_r(copy, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "phase %31s %31s %lf %lf %lf %lf %lf", p1, p2,
+			   &v[0], &v[1], &v[2], &v[3], &v[4]) == 7 &&
+		    !strcmp(p1, port) && !strcmp(p2, phase))
+			found = true;
+	free(copy);
+	return found;
+}
+
+/* tcp_hist_delta - the tcp_hist rows of @port and @phase, "all" column */
+static double tcp_hist_delta(const struct report *r, const char *port,
+			     const char *phase, double bucket[HIST_BUCKETS])
+{
+	double total = 0, v;
+	int p, i, c;
+
+	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
+	for (p = 0; p < 2; p++) {
+		struct table t;
+
+		if (table_parse(&t, snapshot_text(&r->snap[p], "tcp_hist"))) {
+			table_free(&t);
+			continue;
+		}
+		c = table_col(&t, "all");
+		for (i = 0; c >= 0 && i < t.nrows; i++) {
+			if (t.nfields[i] < 3 || strcmp(t.rows[i][0], port) ||
+			    strcmp(t.rows[i][1], phase))
+				continue;
+			v = table_num(&t, i, c);
+			bucket[hist_bucket_of(strtoull(t.rows[i][2], NULL, 10))] +=
+				p ? v : -v;
+		}
+		table_free(&t);
+	}
+	for (i = 0; i < HIST_BUCKETS; i++)
+		total += bucket[i];
+	return total;
+}
+
+/* print_handshakes - TCP handshake phases per port, then from the events */
+static void print_handshakes(struct report *r, const struct report_opts *o,
+			     double seconds)
+{
+	static const char *const counters[] = {
+		"syns", "synacks", "syn_drops", "listen_overflows",
+		"synack_retrans", "req_drops", "accepted", "untracked",
+		"connects", "connected", "connect_failed",
+	};
+	double bucket[HIST_BUCKETS], v[5], count, sum, p50, p99, max;
+	struct tables tb = { 0 };
+	bool first = true, firstp;
+	unsigned int k;
+	int i, p;
+
+	tables_load(&tb, &r->snap[0], &r->snap[1], "tcp_stats");
+	if (o->json)
+		printf(",\"handshakes\":{\"ports\":[");
+	else
+		printf("TCP handshakes by port (module's counters; phase percentiles are upper bounds)\n");
+	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
+		const char *port;
+
+		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
+			continue;
+		port = tb.t[1].rows[i][1];
+		if (o->json) {
+			printf("%s{\"port\":\"%s\"", json_sep(&first), port);
+			for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
+				printf(",\"%s\":%.0f", counters[k],
+				       tables_delta(&tb, "all", port, counters[k]));
+			printf(",\"phases\":[");
+		} else {
+			printf("  port %s:", port);
+			for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
+				printf(" %s %.0f", counters[k],
+				       tables_delta(&tb, "all", port, counters[k]));
+			printf("\n  %-14s %8s %10s %10s %10s %10s %10s\n", "phase",
+			       "count", "per_s", "mean_us", "p50_us", "p99_us",
+			       "max_us");
+		}
+		firstp = true;
+		for (p = 0; p < NR_PHASES; p++) {
+			tcp_phase_line(&r->snap[0], port, phase_names[p], v);
+			count = -v[0];
+			sum = -v[1];
+			tcp_phase_line(&r->snap[1], port, phase_names[p], v);
+			count += v[0];
+			sum += v[1];
+			max = v[2];
+			if (count <= 0)
+				continue;
+			tcp_hist_delta(r, port, phase_names[p], bucket);
+			p50 = hist_pct(bucket, max, 50);
+			p99 = hist_pct(bucket, max, 99);
+			if (o->json)
+				printf("%s{\"phase\":\"%s\",\"count\":%.0f,\"sum_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%.0f}",
+				       json_sep(&firstp), phase_names[p], count,
+				       sum, p50, p99, max);
+			else
+				printf("  %-14s %8.0f %10.1f %10.1f %10.1f %10.1f %10.1f\n",
+				       phase_names[p], count, rate(count, seconds),
+				       sum / count / 1e3, p50 / 1e3, p99 / 1e3,
+				       max / 1e3);
+		}
+		printf(o->json ? "]}" : "");
+	}
+	tables_free(&tb);
+	if (o->json)
+		printf("],\"events\":{\"server\":%llu,\"client\":%llu,\"phases\":[",
+		       r->handshakes[0], r->handshakes[1]);
+	else if (r->handshakes[0] + r->handshakes[1])
+		printf("  from %llu server and %llu client handshake events (exact):\n"
+		       "  %-14s %8s %10s %10s %10s %10s\n", r->handshakes[0],
+		       r->handshakes[1], "phase", "count", "mean_us", "p50_us",
+		       "p99_us", "max_us");
+	firstp = true;
+	for (p = 0; p < NR_PHASES; p++) {
+		struct samples *x = &r->phase[p];
+		double total = 0;
+		size_t j;
+
+		if (!x->n)
+			continue;
+		sort_u64(x->v, x->n);
+		for (j = 0; j < x->n; j++)
+			total += x->v[j];
+		if (o->json)
+			printf("%s{\"phase\":\"%s\",\"count\":%zu,\"mean_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%llu}",
+			       json_sep(&firstp), phase_names[p], x->n,
+			       total / x->n, pct_sorted(x->v, x->n, 50),
+			       pct_sorted(x->v, x->n, 99), x->v[x->n - 1]);
+		else
+			printf("  %-14s %8zu %10.1f %10.1f %10.1f %10.1f\n",
+			       phase_names[p], x->n, total / x->n / 1e3,
+			       pct_sorted(x->v, x->n, 50) / 1e3,
+			       pct_sorted(x->v, x->n, 99) / 1e3,
+			       x->v[x->n - 1] / 1e3);
+	}
+	printf(o->json ? "]}}" : "\n");
+}
+
 /* print_hist - one histogram set, rtla style: a column per CPU */
 static void print_hist(const struct report *r, const struct report_opts *o,
 		       const char *source, const char *key, const char *title,
@@ -836,6 +1024,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 	print_tee(r, o, seconds);
 	print_netrx(r, o, seconds, ncpus);
 	print_nics(r, o, seconds);
+	print_handshakes(r, o, seconds);
 	print_tcp(r, o, seconds);
 	if (o->json) {
 		printf("}\n");
@@ -901,6 +1090,8 @@ static void report_free(struct report *r)
 
 	for (i = 0; i < r->nr_cmds; i++)
 		free(r->cmds[i].duration.v);
+	for (i = 0; i < NR_PHASES; i++)
+		free(r->phase[i].v);
 	for (i = 0; i < 2; i++) {
 		snapshot_free(&r->snap[i]);
 		free(r->pending[i].name);

@@ -41,7 +41,9 @@ static void stat_usage(FILE *out)
 		"runs/s against packets/s received by the NICs (without lo),\n"
 		"packets per run, the p99 of inline NET_RX raise->entry delays\n"
 		"and the share of runs by ksoftirqd, TEE ioctls/s with their\n"
-		"blocked share and p99, and TCP connections accepted per second.\n");
+		"blocked share and p99, TCP connections accepted per second,\n"
+		"and the p99 of the server's SYN -> SYN/ACK and final ACK ->\n"
+		"accept() phases (from the module's TCP histograms).\n");
 }
 
 struct stat_line {
@@ -49,7 +51,26 @@ struct stat_line {
 	double netrx, rx, inl_p99, ksd_share, runs;
 	double tee, tee_blocked, tee_p99;
 	double accepts;
+	double handshakes, syn_p99, accept_p99;
 };
+
+/* tcp_phase_hist - tcp_hist rows of @phase, all ports, "all" column */
+static void tcp_phase_hist(const struct tables *th, const char *phase,
+			   double bucket[HIST_BUCKETS])
+{
+	int p, i, c;
+
+	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
+	for (p = 0; th->ok && p < 2; p++) {
+		const struct table *t = &th->t[p];
+
+		c = table_col(t, "all");
+		for (i = 0; c >= 0 && i < t->nrows; i++)
+			if (t->nfields[i] >= 3 && !strcmp(t->rows[i][1], phase))
+				bucket[hist_bucket_of(strtoull(t->rows[i][2], NULL, 10))] +=
+					(p ? 1 : -1) * table_num(t, i, c);
+	}
+}
 
 /* compute - one interval's figures from snapshots @a and @b */
 static void compute(const struct snapshot *a, const struct snapshot *b,
@@ -99,6 +120,20 @@ static void compute(const struct snapshot *a, const struct snapshot *b,
 	tables_free(&ts);
 	tables_free(&th);
 	l->accepts = rate(derive_snmp(a, b, "snmp", "PassiveOpens"), secs);
+
+	tables_load(&ts, a, b, "tcp_stats");
+	tables_load(&th, a, b, "tcp_hist");
+	for (i = 0; ts.ok && i < ts.t[1].nrows; i++)
+		if (ts.t[1].nfields[i] >= 2 && !strcmp(ts.t[1].rows[i][0], "all"))
+			l->handshakes += tables_delta(&ts, "all", ts.t[1].rows[i][1],
+						      "accepted");
+	l->handshakes = rate(l->handshakes, secs);
+	tcp_phase_hist(&th, "syn_synack", bucket);
+	l->syn_p99 = hist_pct(bucket, 0, 99);
+	tcp_phase_hist(&th, "ack_accept", bucket);
+	l->accept_p99 = hist_pct(bucket, 0, 99);
+	tables_free(&ts);
+	tables_free(&th);
 }
 
 /* print_line - one interval as text or JSON */
@@ -109,21 +144,24 @@ static void print_line(const struct stat_line *l, bool json, bool header)
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
 	if (json) {
-		printf("{\"time\":\"%s\",\"system_pct\":%.2f,\"softirq_pct\":%.2f,\"netrx_runs_per_s\":%.1f,\"rx_packets_per_s\":%.1f,\"packets_per_run\":%.2f,\"inline_delay_p99_ns\":%.0f,\"ksoftirqd_share\":%.4f,\"tee_calls_per_s\":%.1f,\"tee_blocked_share\":%.4f,\"tee_p99_ns\":%.0f,\"accepts_per_s\":%.1f}\n",
+		printf("{\"time\":\"%s\",\"system_pct\":%.2f,\"softirq_pct\":%.2f,\"netrx_runs_per_s\":%.1f,\"rx_packets_per_s\":%.1f,\"packets_per_run\":%.2f,\"inline_delay_p99_ns\":%.0f,\"ksoftirqd_share\":%.4f,\"tee_calls_per_s\":%.1f,\"tee_blocked_share\":%.4f,\"tee_p99_ns\":%.0f,\"accepts_per_s\":%.1f,\"handshakes_per_s\":%.1f,\"syn_synack_p99_ns\":%.0f,\"ack_accept_p99_ns\":%.0f}\n",
 		       when, l->sys, l->soft, l->netrx, l->rx,
 		       share(l->rx, l->netrx), l->inl_p99, l->ksd_share, l->tee,
-		       l->tee_blocked, l->tee_p99, l->accepts);
+		       l->tee_blocked, l->tee_p99, l->accepts, l->handshakes,
+		       l->syn_p99, l->accept_p99);
 	} else {
 		if (header)
-			printf("%-8s %7s %7s %9s %9s %7s %10s %6s %8s %8s %10s %9s\n",
+			printf("%-8s %7s %7s %9s %9s %7s %10s %6s %8s %8s %10s %9s %10s %10s\n",
 			       "time", "%sys", "%soft", "netrx/s", "rxpkt/s",
 			       "pkt/run", "inl_p99us", "ksd%", "tee/s",
-			       "blocked%", "tee_p99us", "accepts/s");
-		printf("%-8s %7.2f %7.2f %9.1f %9.1f %7.2f %10.1f %6.1f %8.1f %8.1f %10.1f %9.1f\n",
+			       "blocked%", "tee_p99us", "accepts/s",
+			       "syn_p99us", "acc_p99us");
+		printf("%-8s %7.2f %7.2f %9.1f %9.1f %7.2f %10.1f %6.1f %8.1f %8.1f %10.1f %9.1f %10.1f %10.1f\n",
 		       when, l->sys, l->soft, l->netrx, l->rx,
 		       share(l->rx, l->netrx), l->inl_p99 / 1e3,
 		       100 * l->ksd_share, l->tee, 100 * l->tee_blocked,
-		       l->tee_p99 / 1e3, l->accepts);
+		       l->tee_p99 / 1e3, l->accepts, l->syn_p99 / 1e3,
+		       l->accept_p99 / 1e3);
 	}
 	fflush(stdout);
 }

@@ -69,6 +69,13 @@ check "NET_RX runs ($report_runs) = the module's counters over the session ($((r
 	'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= b / 50 + 2) }'
 check "the report has CPU context, NICs and TCP" \
 	jq_py "exit(0 if r['cpu']['all']['system'] >= 0 and r['nics'] and r['tcp']['PassiveOpens'] >= $conns else 1)"
+check_eq "TCP: the port's accepted handshakes = hsbench's connections" "$conns" \
+	"$(jq_py "[p['accepted'] for p in r['handshakes']['ports'] if p['port'] == '$LAB_PORT'][0]")"
+check_eq "TCP: a server handshake event per timed handshake (accepted - untracked)" \
+	"$(jq_py "[p['accepted'] - p['untracked'] for p in r['handshakes']['ports'] if p['port'] == '$LAB_PORT'][0]")" \
+	"$(jq_py "r['handshakes']['events']['server']")"
+check "TCP: the three server phases have percentiles" jq_py "exit(0 if {'ack_accept', 'syn_synack', 'synack_ack'} <= set(p['phase']
+	for p in r['handshakes']['events']['phases'] if p['count'] >= $conns * 0.9 and p['p99_ns'] >= p['p50_ns'] > 0) else 1)"
 check "nothing was lost" jq_py "exit(0 if r['lost']['ring_buffer'] == 0 and r['lost']['missed_events'] == 0 else 1)"
 trace-cmd report -i $out/run.dat >$out/tc.txt 2>&1
 check_eq "trace-cmd report reads the same file: the same window events" \
@@ -93,7 +100,8 @@ lines = [json.loads(l) for l in open('$out/stat.json')]
 assert all('netrx_runs_per_s' in l and 'tee_calls_per_s' in l and 'accepts_per_s' in l for l in lines)
 assert max(l['netrx_runs_per_s'] for l in lines) > 0
 assert max(l['tee_calls_per_s'] for l in lines) > 0
-assert max(l['accepts_per_s'] for l in lines) > 0"
+assert max(l['accepts_per_s'] for l in lines) > 0
+assert max(l['handshakes_per_s'] for l in lines) > 0"
 check "stat's text form has a header and a line per interval" sh -c \
 	"'$TEEPROBE' stat -i 0.2 -c 2 | awk 'NR == 1 && \$1 == \"time\" { h = 1 } END { exit !(h && NR == 3) }'"
 
