@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,9 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-#include "module.h"
 #include "derive.h"
+#include "module.h"
+#include "report.h"
 #include "snapshot.h"
 #include "stats.h"
 #include "table.h"
@@ -1101,6 +1103,99 @@ static void report_free(struct report *r)
 	free(r);
 }
 
+/*
+ * report_read - read @input; NULL (after a message) when it cannot be read
+ * or holds nothing of teeprobe's
+ */
+struct report *report_read(const char *input)
+{
+	struct report *r = xzalloc(sizeof(*r));
+
+	trace_seq_init(&r->seq);
+	if (read_file(input, r)) {
+		report_free(r);
+		return NULL;
+	}
+	if (!r->teeprobe_events && !r->markers) {
+		err_msg("%s holds no teeprobe events (%llu other events); "
+			"record with 'teeprobe record' or 'trace-cmd record -e teeprobe'\n",
+			input, r->other_events);
+		report_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* report_release - free what report_read returned */
+void report_release(struct report *r)
+{
+	report_free(r);
+}
+
+/* mean_of - mean of samples, NAN when there are none */
+static double mean_of(const struct samples *x)
+{
+	double total = 0;
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		total += x->v[i];
+	return x->n ? total / x->n : NAN;
+}
+
+/* report_summarize - the headline figures of a session */
+void report_summarize(struct report *r, struct session_summary *s)
+{
+	const struct snapshot *a = &r->snap[0], *b = &r->snap[1];
+	double pct[5], bucket[HIST_BUCKETS], runs, calls = 0, total = 0;
+	double off = 0, accepted = 0;
+	struct tables tb;
+	int i;
+
+	s->seconds = report_seconds(r);
+	s->system_pct = s->softirq_pct = NAN;
+	if (derive_cpu(a, b, "cpu", pct)) {
+		s->system_pct = pct[1];
+		s->softirq_pct = pct[2];
+	}
+	tables_load(&tb, a, b, "netrx_stats");
+	runs = tb.ok ? tables_delta(&tb, "all", NULL, "runs") : NAN;
+	s->ksoftirqd_share = share(tables_delta(&tb, "all", NULL,
+						"ksoftirqd_runs"), runs);
+	tables_free(&tb);
+	tables_load(&tb, a, b, "netrx_hist");
+	tables_hist_delta(&tb, "inline_delay", "all", bucket);
+	s->inline_delay_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
+	tables_free(&tb);
+	s->netrx_per_s = rate(runs, s->seconds);
+	s->rx_packets_per_s = snapshot_text(b, "net_dev") ?
+		rate(derive_nic_rx(a, b, NULL), s->seconds) : NAN;
+	s->packets_per_run = share(s->rx_packets_per_s, s->netrx_per_s);
+	tables_load(&tb, a, b, "tee_stats");
+	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
+		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
+			continue;
+		calls += tables_delta(&tb, "all", tb.t[1].rows[i][1], "calls");
+		total += tables_delta(&tb, "all", tb.t[1].rows[i][1], "total_ns");
+		off += tables_delta(&tb, "all", tb.t[1].rows[i][1], "offcpu_ns");
+	}
+	s->tee_calls_per_s = tb.ok ? rate(calls, s->seconds) : NAN;
+	s->tee_blocked_share = tb.ok ? share(off, total) : NAN;
+	s->tee_mean_ns = calls > 0 ? total / calls : NAN;
+	tables_free(&tb);
+	tables_load(&tb, a, b, "tcp_stats");
+	for (i = 0; tb.ok && i < tb.t[1].nrows; i++)
+		if (tb.t[1].nfields[i] >= 2 && !strcmp(tb.t[1].rows[i][0], "all"))
+			accepted += tables_delta(&tb, "all", tb.t[1].rows[i][1],
+						 "accepted");
+	s->handshakes_per_s = tb.ok ? rate(accepted, s->seconds) : NAN;
+	tables_free(&tb);
+	s->syn_synack_ns = mean_of(&r->phase[PH_SYN_SYNACK]);
+	s->synack_ack_ns = mean_of(&r->phase[PH_SYNACK_ACK]);
+	s->ack_accept_ns = mean_of(&r->phase[PH_ACK_ACCEPT]);
+	s->connect_ns = mean_of(&r->phase[PH_CONNECT]);
+}
+
 /* report_main - entry point of teeprobe report */
 int report_main(int argc, char **argv)
 {
@@ -1143,19 +1238,9 @@ int report_main(int argc, char **argv)
 		err_msg("report: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	r = xzalloc(sizeof(*r));
-	trace_seq_init(&r->seq);
-	if (read_file(o.input, r)) {
-		report_free(r);
+	r = report_read(o.input);
+	if (!r)
 		return 1;
-	}
-	if (!r->teeprobe_events && !r->markers) {
-		err_msg("report: %s holds no teeprobe events (%llu other events); "
-			"record with 'teeprobe record' or 'trace-cmd record -e teeprobe'\n",
-			o.input, r->other_events);
-		report_free(r);
-		return 1;
-	}
 	print_report(r, &o);
 	report_free(r);
 	return 0;

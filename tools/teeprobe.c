@@ -19,6 +19,7 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{ "check",  check_main,  "check that the module, debugfs and tracefs are ready" },
+	{ "compare", compare_main, "the before/after table of two recorded sessions" },
 	{ "record", record_main, "record a session into a trace.dat (with trace-cmd)" },
 	{ "report", report_main, "summarise a recorded trace.dat" },
 	{ "stat",   stat_main,   "the chain's rates live, a line per interval" },

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare.c - "teeprobe compare": the case's before/after table from two
+ * recorded sessions, with the change and the ratio of every figure.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "teeprobe.h"
+#include "utils.h"
+
+struct row {
+	const char *name;	/* printed */
+	const char *key;	/* JSON */
+	size_t offset;		/* in struct session_summary */
+	double scale;		/* printed value = value * scale */
+};
+
+#define ROW(n, k, f, sc) { n, k, offsetof(struct session_summary, f), sc }
+
+static const struct row rows[] = {
+	ROW("%system", "system_pct", system_pct, 1),
+	ROW("%softirq", "softirq_pct", softirq_pct, 1),
+	ROW("NET_RX softirqs/s", "netrx_per_s", netrx_per_s, 1),
+	ROW("NIC rx packets/s", "rx_packets_per_s", rx_packets_per_s, 1),
+	ROW("rx packets per NET_RX", "packets_per_run", packets_per_run, 1),
+	ROW("NET_RX inline p99 us", "inline_delay_p99_ns", inline_delay_p99_ns, 1e-3),
+	ROW("NET_RX by ksoftirqd %", "ksoftirqd_share", ksoftirqd_share, 100),
+	ROW("TEE calls/s", "tee_calls_per_s", tee_calls_per_s, 1),
+	ROW("TEE blocked %", "tee_blocked_share", tee_blocked_share, 100),
+	ROW("TEE call mean us", "tee_mean_ns", tee_mean_ns, 1e-3),
+	ROW("handshakes/s", "handshakes_per_s", handshakes_per_s, 1),
+	ROW("SYN->SYN/ACK mean us", "syn_synack_ns", syn_synack_ns, 1e-3),
+	ROW("SYN/ACK->ACK mean us", "synack_ack_ns", synack_ack_ns, 1e-3),
+	ROW("ACK->accept mean us", "ack_accept_ns", ack_accept_ns, 1e-3),
+	ROW("connect mean us", "connect_ns", connect_ns, 1e-3),
+};
+
+/* compare_usage - help for teeprobe compare */
+static void compare_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: teeprobe compare [--json] BEFORE AFTER\n\n"
+		"Prints the case's before/after table from two sessions recorded\n"
+		"with 'teeprobe record': %%system, %%softirq, NET_RX softirqs/s,\n"
+		"NIC rx packets/s, the NET_RX delay, TEE calls/s, their blocked\n"
+		"share and mean, handshakes/s and the mean of each handshake\n"
+		"phase, each with the change (after - before) and the ratio\n"
+		"(after / before). '-' marks a figure a session does not have.\n");
+}
+
+/* value - a row's printed value in a summary */
+static double value(const struct session_summary *s, const struct row *r)
+{
+	return *(const double *)((const char *)s + r->offset) * r->scale;
+}
+
+/* json_num - a number, or null */
+static void json_num(const char *key, double v, bool comma)
+{
+	if (isnan(v) || isinf(v))
+		printf("\"%s\":null%s", key, comma ? "," : "");
+	else
+		printf("\"%s\":%.4f%s", key, v, comma ? "," : "");
+}
+
+/* compare_main - entry point of teeprobe compare */
+int compare_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct session_summary sum[2];
+	struct report *r;
+	bool json = false;
+	double a, b;
+	size_t i;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return 0;
+		default:
+			compare_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		err_msg("compare: give two recorded sessions, BEFORE and AFTER\n");
+		compare_usage(stderr);
+		return 2;
+	}
+	for (c = 0; c < 2; c++) {
+		r = report_read(argv[optind + c]);
+		if (!r)
+			return 1;
+		report_summarize(r, &sum[c]);
+		report_release(r);
+	}
+	if (json) {
+		printf("{\"before\":\"%s\",\"after\":\"%s\",\"rows\":[",
+		       argv[optind], argv[optind + 1]);
+		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			a = value(&sum[0], &rows[i]);
+			b = value(&sum[1], &rows[i]);
+			printf("%s{\"metric\":\"%s\",", i ? "," : "", rows[i].key);
+			json_num("before", a, true);
+			json_num("after", b, true);
+			json_num("change", b - a, true);
+			json_num("ratio", a != 0 ? b / a : NAN, false);
+			printf("}");
+		}
+		printf("]}\n");
+		return 0;
+	}
+	printf("%-24s %14s %14s %14s %9s\n", "", "before", "after", "change",
+	       "ratio");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		a = value(&sum[0], &rows[i]);
+		b = value(&sum[1], &rows[i]);
+		printf("%-24s", rows[i].name);
+		if (isnan(a))
+			printf(" %14s", "-");
+		else
+			printf(" %14.2f", a);
+		if (isnan(b))
+			printf(" %14s", "-");
+		else
+			printf(" %14.2f", b);
+		if (isnan(a) || isnan(b))
+			printf(" %14s %9s\n", "-", "-");
+		else if (a == 0)
+			printf(" %+14.2f %9s\n", b - a, "-");
+		else
+			printf(" %+14.2f %8.2fx\n", b - a, b / a);
+	}
+	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", argv[optind],
+	       sum[0].seconds, argv[optind + 1], sum[1].seconds);
+	return 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - a recorded session read back, and its headline figures, for
+ * "teeprobe report" and "teeprobe compare".
+ */
+#ifndef TEEPROBE_REPORT_H
+#define TEEPROBE_REPORT_H
+
+struct report;
+
+/* The figures of the case's before/after table, NAN when not recorded */
+struct session_summary {
+	double seconds;
+	double system_pct, softirq_pct;
+	double netrx_per_s, rx_packets_per_s, packets_per_run;
+	double inline_delay_p99_ns, ksoftirqd_share;
+	double tee_calls_per_s, tee_blocked_share, tee_mean_ns;
+	double handshakes_per_s;
+	double syn_synack_ns, synack_ack_ns, ack_accept_ns;	/* means */
+	double connect_ns;					/* mean */
+};
+
+struct report *report_read(const char *input);
+void report_summarize(struct report *r, struct session_summary *s);
+void report_release(struct report *r);
+
+#endif /* TEEPROBE_REPORT_H */
