@@ -19,7 +19,7 @@
 
 #include "teeprobe.h"
 
-#define TP_HOOK_PARTS	4
+#define TP_HOOK_PARTS	8
 
 struct tp_hook_part {
 	const char *part;

@@ -88,6 +88,38 @@ check "the text report has every section" sh -c "grep -q '^CPU context' $out/r.t
 check "--no-hist leaves the histograms out" sh -c \
 	"! '$TEEPROBE' report -i $out/run.dat --no-hist | grep -q 'raise->entry delay, inline'"
 
+# --- teeprobe compare: a second session, hard-reg ------------------------------------
+"$TEEPROBE" record -q -o $out/reg.dat &
+rec=$!
+for i in $(seq 100); do
+	[ "$(instances_left)" = 1 ] && break
+	sleep 0.1
+done
+sleep 1
+check "hsbench hard-reg: $conns connections while recording" lab_run hard-reg "$conns" 10
+kill -INT $rec
+wait $rec
+check "compare --json reads both sessions" sh -c \
+	"'$TEEPROBE' compare --json $out/run.dat $out/reg.dat >$out/cmp.json"
+check "compare's figures are the two reports' figures" python3 -c "
+import json, subprocess
+def report(f):
+    return json.loads(subprocess.run(['$TEEPROBE', 'report', '--json', '-i', f],
+                                     capture_output=True, check=True).stdout)
+rows = {r['metric']: r for r in json.load(open('$out/cmp.json'))['rows']}
+for side, f in (('before', '$out/run.dat'), ('after', '$out/reg.dat')):
+    r = report(f)
+    netrx = [c['runs_per_s'] for c in r['netrx']['per_cpu'] if c['cpu'] == 'all'][0]
+    assert abs(rows['netrx_per_s'][side] - netrx) < 0.01, (side, rows['netrx_per_s'], netrx)
+    assert abs(rows['system_pct'][side] - r['cpu']['all']['system']) < 0.01
+    tee = sum(c['calls_per_s'] for c in r['tee']['commands'])
+    assert abs(rows['tee_calls_per_s'][side] - tee) < 0.05, (side, tee)
+assert abs(rows['netrx_per_s']['change'] - (rows['netrx_per_s']['after'] - rows['netrx_per_s']['before'])) < 0.01
+"
+check "compare prints the case's table" sh -c \
+	"'$TEEPROBE' compare $out/run.dat $out/reg.dat | grep -Eq '^NET_RX softirqs/s +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +[0-9.]+x$'"
+check_fails "compare needs two files" "give two recorded sessions" "$TEEPROBE" compare $out/run.dat
+
 # --- teeprobe stat, live --------------------------------------------------------------
 "$TEEPROBE" stat -i 1 -c 4 --json >$out/stat.json 2>$out/stat.err &
 st=$!

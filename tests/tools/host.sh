@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 check_eq "--version prints the module's version" "teeprobe $version" "$("$TEEPROBE" --version)"
 check "--help lists the commands" sh -c "'$TEEPROBE' --help | grep -q '^  report '"
-for sc in check record report stat; do
+for sc in check compare record report stat; do
 	check "$sc --help" "$TEEPROBE" "$sc" --help
 done
 "$TEEPROBE" frobnicate >/dev/null 2>&1
