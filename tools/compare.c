@@ -112,7 +112,7 @@ int compare_main(int argc, char **argv)
 	if (json) {
 		printf("{\"before\":\"%s\",\"after\":\"%s\",\"rows\":[",
 		       argv[optind], argv[optind + 1]);
-		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(rows); i++) {
 			a = value(&sum[0], &rows[i]);
 			b = value(&sum[1], &rows[i]);
 			printf("%s{\"metric\":\"%s\",", i ? "," : "", rows[i].key);
@@ -127,7 +127,7 @@ int compare_main(int argc, char **argv)
 	}
 	printf("%-24s %14s %14s %14s %9s\n", "", "before", "after", "change",
 	       "ratio");
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		a = value(&sum[0], &rows[i]);
 		b = value(&sum[1], &rows[i]);
 		printf("%-24s", rows[i].name);

@@ -70,8 +70,10 @@ struct netrx_windows {
 };
 
 /* TCP handshake phases, from the teeprobe_tcp_handshake events */
-enum { PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_ACCEPT, PH_CONNECT,
-       PH_CONNECT_CALL, NR_PHASES };
+enum {
+	PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_ACCEPT, PH_CONNECT,
+	PH_CONNECT_CALL, NR_PHASES
+};
 static const char *const phase_names[NR_PHASES] = {
 	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call"
 };
@@ -746,7 +748,7 @@ static void print_tcp(const struct report *r, const struct report_opts *o,
 		printf(",\"tcp\":{");
 	else
 		printf("TCP (the kernel's counters, all sockets)\n");
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		double d = derive_snmp(&r->snap[0], &r->snap[1], c[i].src, c[i].name);
 
 		if (o->json)
@@ -842,13 +844,13 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 		port = tb.t[1].rows[i][1];
 		if (o->json) {
 			printf("%s{\"port\":\"%s\"", json_sep(&first), port);
-			for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
+			for (k = 0; k < ARRAY_SIZE(counters); k++)
 				printf(",\"%s\":%.0f", counters[k],
 				       tables_delta(&tb, "all", port, counters[k]));
 			printf(",\"phases\":[");
 		} else {
 			printf("  port %s:", port);
-			for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
+			for (k = 0; k < ARRAY_SIZE(counters); k++)
 				printf(" %s %.0f", counters[k],
 				       tables_delta(&tb, "all", port, counters[k]));
 			printf("\n  %-14s %8s %10s %10s %10s %10s %10s\n", "phase",

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 extern bool config_debug;
 
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
