@@ -975,7 +975,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 {
 	double seconds = report_seconds(r);
 	int ncpus = (int)snap_value(&r->snap[1], "nproc");
-	double tee_missed = 0, untracked = 0;
+	double tee_missed = 0, untracked = 0, tcp_missed = 0;
 	struct tables tp = { 0 }, ts = { 0 };
 	const char *uname = snapshot_text(&r->snap[1], "uname");
 	double ring = snap_value(&r->snap[1], "ring_losses");
@@ -991,6 +991,11 @@ static void print_report(struct report *r, const struct report_opts *o)
 	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
 		if (tp.t[1].nfields[i] > 0)
 			tee_missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
+	tables_free(&tp);
+	tables_load(&tp, &r->snap[0], &r->snap[1], "tcp_probes");
+	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
+		if (tp.t[1].nfields[i] > 0)
+			tcp_missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
 	tables_free(&tp);
 	tables_load(&ts, &r->snap[0], &r->snap[1], "tee_stats");
 	if (ts.ok) {
@@ -1009,9 +1014,9 @@ static void print_report(struct report *r, const struct report_opts *o)
 		for (i = 0; i < r->nr_kinds; i++)
 			printf("%s\"%s\":%llu", json_sep(&first),
 			       r->kinds[i].name, r->kinds[i].count);
-		printf("},\"other_events\":%llu,\"lost\":{\"ring_buffer\":%.0f,\"missed_events\":%llu,\"tee_kretprobe_missed\":%.0f,\"tee_untracked\":%.0f}",
+		printf("},\"other_events\":%llu,\"lost\":{\"ring_buffer\":%.0f,\"missed_events\":%llu,\"tee_kretprobe_missed\":%.0f,\"tee_untracked\":%.0f,\"tcp_probe_missed\":%.0f}",
 		       r->other_events, ring, r->missed_events, tee_missed,
-		       untracked);
+		       untracked, tcp_missed);
 	} else {
 		printf("teeprobe report: %s\n", o->input);
 		printf("  %.*s%s%d CPUs, %.3f s\n",
@@ -1021,8 +1026,8 @@ static void print_report(struct report *r, const struct report_opts *o)
 		for (i = 0; i < r->nr_kinds; i++)
 			printf(" %s %llu", r->kinds[i].name, r->kinds[i].count);
 		printf("; %llu others\n", r->other_events);
-		printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked\n\n",
-		       ring, r->missed_events, tee_missed, untracked);
+		printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked, %.0f TCP probe hits missed\n\n",
+		       ring, r->missed_events, tee_missed, untracked, tcp_missed);
 	}
 	print_context(r, o, ncpus);
 	print_tee(r, o, seconds);
