@@ -209,12 +209,17 @@ light=$((conns / 2))
 if check "IPv4: $light connections from two client threads" tcp_case light "$light" 2; then
 	a=$(p50_us "$out/light.trace" client connect_call_ns)
 	b=$(json_p50 "$out/light/soft-$light/client.json" connect_us)
-	check "client connect() p50: teeprobe $a us, hsbench $b us (within 10 %)" within 10 "$a" "$b"
+	# The lab kernel's debugging (KASAN, lockdep, kmemleak) makes the
+	# system call's own entry and exit, outside the kernel's timing, a
+	# bigger part of what hsbench measures: 10 % on the stock kernels.
+	tol=10
+	[ "$TP_KERNEL" = lab ] && tol=25
+	check "client connect() p50: teeprobe $a us, hsbench $b us (within $tol %)" within $tol "$a" "$b"
 fi
 
 # --- netem delay on the client's NIC: SYN/ACK -> ACK grows, SYN -> SYN/ACK not
 if [ "$TP_KERNEL" = lab ]; then
-	skip "netem delay cases" "the lab kernel's clock is too coarse for them"
+	skip "netem delay cases" "they run on the stock kernels; the debug kernel would add minutes"
 elif ! ip netns exec "$TP_CLIENT_NETNS" tc qdisc add dev eth1 root netem delay ${delay_ms}ms 2>"$out/tc.err"; then
 	skip "netem delay cases" "tc netem: $(head -n 1 "$out/tc.err")"
 elif check "IPv4 with ${delay_ms} ms netem delay on the client's NIC" tcp_case netem "$conns" "$threads"; then
