@@ -338,8 +338,10 @@ static int run_session(const struct record_opts *o, char **argv,
 				WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 			return -1;
 		}
-		if (now_s() - t0 > 20 || stop_requested) {
-			err_msg("record: trace-cmd did not start recording\n");
+		/* Enabling events patches kernel text: slow on a debug kernel. */
+		if (now_s() - t0 > 120 || stop_requested) {
+			err_msg("record: trace-cmd did not start recording in %s\n",
+				stop_requested ? "time" : "120 s");
 			kill(child, SIGINT);
 			waitpid(child, &status, 0);
 			return -1;
@@ -352,6 +354,9 @@ static int run_session(const struct record_opts *o, char **argv,
 		err_msg("record: cannot write the start snapshot into the trace\n");
 		ret = -1;
 	}
+	if (!ret && !o->quiet && !tty)
+		fprintf(stderr, "teeprobe: recording to %s%s\n", o->output,
+			o->duration > 0 ? "" : " until SIGINT");
 	t0 = now_s();
 	deadline = o->duration > 0 ? t0 + o->duration : 0;
 	while (!ret && !stop_requested && (!deadline || now_s() < deadline)) {

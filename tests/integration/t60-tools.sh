@@ -19,6 +19,18 @@ cd $out || exit 1
 jq_py() { python3 -c "import json,sys; r = json.load(open('$out/r.json')); print($1)"; }
 # instances_left - the tracefs instances teeprobe record made and left
 instances_left() { ls $TRACEFS/instances | grep -c '^teeprobe-record-'; }
+# wait_recording ERRFILE - until record says it records (enabling events
+# patches kernel text: tens of seconds on the debug kernel)
+wait_recording() {
+	local i
+	for i in $(seq 1200); do
+		grep -q '^teeprobe: recording to ' "$1" && return 0
+		sleep 0.1
+	done
+	cat "$1"
+	return 1
+}
+export -f wait_recording
 # netrx_runs - NET_RX runs of all CPUs in netrx_stats
 netrx_runs() { awk '$1 == "all" { print $3 }' $DEBUGFS/netrx_stats; }
 
@@ -34,13 +46,9 @@ echo 1 >/sys/kernel/debug/teesim/reset
 runs_before=$(netrx_runs)
 "$TEEPROBE" record -w 50 -o $out/run.dat 2>$out/record.err &
 rec=$!
-for i in $(seq 100); do
-	[ "$(instances_left)" = 1 ] && break
-	sleep 0.1
-done
+STEP_TIMEOUT=150 check "record starts recording" wait_recording $out/record.err
 check "record set the session's window length" \
 	sh -c '[ "$(cat /sys/module/teeprobe/parameters/window_ms)" = 50 ]'
-sleep 1		# its start snapshot
 check "hsbench hard-temp: $conns connections while recording" lab_run hard-temp "$conns" 10
 sleep 0.5
 cp /sys/kernel/debug/teesim/stats $out/teesim.txt
@@ -89,13 +97,9 @@ check "--no-hist leaves the histograms out" sh -c \
 	"! '$TEEPROBE' report -i $out/run.dat --no-hist | grep -q 'raise->entry delay, inline'"
 
 # --- teeprobe compare: a second session, hard-reg ------------------------------------
-"$TEEPROBE" record -q -o $out/reg.dat &
+"$TEEPROBE" record -o $out/reg.dat 2>$out/reg.err &
 rec=$!
-for i in $(seq 100); do
-	[ "$(instances_left)" = 1 ] && break
-	sleep 0.1
-done
-sleep 1
+STEP_TIMEOUT=150 check "record starts recording again" wait_recording $out/reg.err
 check "hsbench hard-reg: $conns connections while recording" lab_run hard-reg "$conns" 10
 kill -INT $rec
 wait $rec
