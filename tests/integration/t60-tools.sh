@@ -125,11 +125,14 @@ check "compare prints the case's table" sh -c \
 check_fails "compare needs two files" "give two recorded sessions" "$TEEPROBE" compare $out/run.dat
 
 # --- teeprobe stat, live --------------------------------------------------------------
-"$TEEPROBE" stat -i 1 -c 4 --json >$out/stat.json 2>$out/stat.err &
+"$TEEPROBE" stat -i 1 --json >$out/stat.json 2>$out/stat.err &
 st=$!
 check "hsbench hard-reg while stat runs" lab_run hard-reg "$((conns / 2))" 10
+sleep 1.5
+kill -INT $st
 wait $st
-check_eq "stat -c 4 printed 4 lines" 4 "$(wc -l <$out/stat.json)"
+check_eq "Ctrl-C ends stat cleanly" 0 $?
+check "stat printed a line per second" test "$(wc -l <$out/stat.json)" -ge 2
 check "each line is JSON with NET_RX, TEE and accept rates, some of them busy" python3 -c "
 import json
 lines = [json.loads(l) for l in open('$out/stat.json')]
