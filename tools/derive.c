@@ -33,15 +33,17 @@ double tables_delta(const struct tables *tb, const char *k0, const char *k1,
 }
 
 /*
- * tables_hist_delta - the rows of histogram @key (first column @key,
- * second bucket_low_ns), CPU column @col, end minus start, into the
+ * tables_hist_keyed_delta - histogram rows whose first @nkeys fields are
+ * @keys (a NULL key matches any value) and whose next field is
+ * bucket_low_ns, CPU column @col, end minus start, summed into the
  * module's buckets. Returns the total count.
  */
-double tables_hist_delta(const struct tables *tb, const char *key,
-			 const char *col, double bucket[HIST_BUCKETS])
+double tables_hist_keyed_delta(const struct tables *tb, const char *const *keys,
+			       int nkeys, const char *col,
+			       double bucket[HIST_BUCKETS])
 {
 	double total = 0, v;
-	int p, i, c;
+	int p, i, k, c;
 
 	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
 	for (p = 0; p < 2; p++) {
@@ -49,16 +51,31 @@ double tables_hist_delta(const struct tables *tb, const char *key,
 
 		c = table_col(t, col);
 		for (i = 0; c >= 0 && i < t->nrows; i++) {
-			if (t->nfields[i] < 2 || strcmp(t->rows[i][0], key))
+			if (t->nfields[i] <= nkeys)
+				continue;
+			for (k = 0; k < nkeys; k++)
+				if (keys[k] && strcmp(t->rows[i][k], keys[k]))
+					break;
+			if (k < nkeys)
 				continue;
 			v = table_num(t, i, c);
-			bucket[hist_bucket_of(strtoull(t->rows[i][1], NULL, 10))] +=
+			bucket[hist_bucket_of(strtoull(t->rows[i][nkeys], NULL, 10))] +=
 				p ? v : -v;
 		}
 	}
 	for (i = 0; i < HIST_BUCKETS; i++)
 		total += bucket[i];
 	return total;
+}
+
+/*
+ * tables_hist_delta - the rows of histogram @key (first column @key,
+ * second bucket_low_ns), CPU column @col, end minus start.
+ */
+double tables_hist_delta(const struct tables *tb, const char *key,
+			 const char *col, double bucket[HIST_BUCKETS])
+{
+	return tables_hist_keyed_delta(tb, &key, 1, col, bucket);
 }
 
 /* derive_seconds - time between the snapshots, 0 when unknown */

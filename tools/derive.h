@@ -24,6 +24,9 @@ void tables_load(struct tables *tb, const struct snapshot *a,
 void tables_free(struct tables *tb);
 double tables_delta(const struct tables *tb, const char *k0, const char *k1,
 		    const char *col);
+double tables_hist_keyed_delta(const struct tables *tb, const char *const *keys,
+			       int nkeys, const char *col,
+			       double bucket[HIST_BUCKETS]);
 double tables_hist_delta(const struct tables *tb, const char *key,
 			 const char *col, double bucket[HIST_BUCKETS]);
 bool derive_cpu(const struct snapshot *a, const struct snapshot *b,

@@ -785,37 +785,6 @@ static bool tcp_phase_line(const struct snapshot *s, const char *port,
 	return found;
 }
 
-/* tcp_hist_delta - the tcp_hist rows of @port and @phase, "all" column */
-static double tcp_hist_delta(const struct report *r, const char *port,
-			     const char *phase, double bucket[HIST_BUCKETS])
-{
-	double total = 0, v;
-	int p, i, c;
-
-	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
-	for (p = 0; p < 2; p++) {
-		struct table t;
-
-		if (table_parse(&t, snapshot_text(&r->snap[p], "tcp_hist"))) {
-			table_free(&t);
-			continue;
-		}
-		c = table_col(&t, "all");
-		for (i = 0; c >= 0 && i < t.nrows; i++) {
-			if (t.nfields[i] < 3 || strcmp(t.rows[i][0], port) ||
-			    strcmp(t.rows[i][1], phase))
-				continue;
-			v = table_num(&t, i, c);
-			bucket[hist_bucket_of(strtoull(t.rows[i][2], NULL, 10))] +=
-				p ? v : -v;
-		}
-		table_free(&t);
-	}
-	for (i = 0; i < HIST_BUCKETS; i++)
-		total += bucket[i];
-	return total;
-}
-
 /* print_handshakes - TCP handshake phases per port, then from the events */
 static void print_handshakes(struct report *r, const struct report_opts *o,
 			     double seconds)
@@ -826,12 +795,14 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 		"connects", "connected", "connect_failed",
 	};
 	double bucket[HIST_BUCKETS], v[5], count, sum, p50, p99, max;
-	struct tables tb = { 0 };
+	struct tables tb = { 0 }, th = { 0 };
+	const char *keys[2];
 	bool first = true, firstp;
 	unsigned int k;
 	int i, p;
 
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tcp_stats");
+	tables_load(&th, &r->snap[0], &r->snap[1], "tcp_hist");
 	if (o->json)
 		printf(",\"handshakes\":{\"ports\":[");
 	else
@@ -868,7 +839,9 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 			max = v[2];
 			if (count <= 0)
 				continue;
-			tcp_hist_delta(r, port, phase_names[p], bucket);
+			keys[0] = port;
+			keys[1] = phase_names[p];
+			tables_hist_keyed_delta(&th, keys, 2, "all", bucket);
 			p50 = hist_pct(bucket, max, 50);
 			p99 = hist_pct(bucket, max, 99);
 			if (o->json)
@@ -884,6 +857,7 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 		printf(o->json ? "]}" : "");
 	}
 	tables_free(&tb);
+	tables_free(&th);
 	if (o->json)
 		printf("],\"events\":{\"server\":%llu,\"client\":%llu,\"phases\":[",
 		       r->handshakes[0], r->handshakes[1]);

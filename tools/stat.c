@@ -54,24 +54,6 @@ struct stat_line {
 	double handshakes, syn_p99, accept_p99;
 };
 
-/* tcp_phase_hist - tcp_hist rows of @phase, all ports, "all" column */
-static void tcp_phase_hist(const struct tables *th, const char *phase,
-			   double bucket[HIST_BUCKETS])
-{
-	int p, i, c;
-
-	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
-	for (p = 0; th->ok && p < 2; p++) {
-		const struct table *t = &th->t[p];
-
-		c = table_col(t, "all");
-		for (i = 0; c >= 0 && i < t->nrows; i++)
-			if (t->nfields[i] >= 3 && !strcmp(t->rows[i][1], phase))
-				bucket[hist_bucket_of(strtoull(t->rows[i][2], NULL, 10))] +=
-					(p ? 1 : -1) * table_num(t, i, c);
-	}
-}
-
 /* compute - one interval's figures from snapshots @a and @b */
 static void compute(const struct snapshot *a, const struct snapshot *b,
 		    struct stat_line *l)
@@ -128,9 +110,12 @@ static void compute(const struct snapshot *a, const struct snapshot *b,
 			l->handshakes += tables_delta(&ts, "all", ts.t[1].rows[i][1],
 						      "accepted");
 	l->handshakes = rate(l->handshakes, secs);
-	tcp_phase_hist(&th, "syn_synack", bucket);
+	/* every port (NULL) of the phase */
+	tables_hist_keyed_delta(&th, (const char *[]){ NULL, "syn_synack" }, 2,
+				"all", bucket);
 	l->syn_p99 = hist_pct(bucket, 0, 99);
-	tcp_phase_hist(&th, "ack_accept", bucket);
+	tables_hist_keyed_delta(&th, (const char *[]){ NULL, "ack_accept" }, 2,
+				"all", bucket);
 	l->accept_p99 = hist_pct(bucket, 0, 99);
 	tables_free(&ts);
 	tables_free(&th);
