@@ -3,17 +3,19 @@
 # case.sh - the seed case in the lab, run inside a guest (see scripts/demo).
 #
 # Loads the TEE core and teesim with its default parameters, then for each
-# load (10 threads x 1000 and x 2000 connections) runs hsbench in the three
+# load (10 threads x 1000 connections by default) runs hsbench in the three
 # modes -- soft, hard-temp (a temporary shared-memory registration per crypto
-# call, the case's "before"), hard-reg (registered once, the "after") -- and
-# prints the case's tables: the host's CPU and softirq figures per mode, and
-# the handshake time per load. Results stay in $LAB_OUT.
+# call, the case's "before"), hard-reg (registered once, the "after") -- each
+# recorded with "teeprobe record", and prints the case's tables: the host's
+# CPU and softirq figures per mode, the handshake time per load, then
+# teeprobe's verdict on hard-temp and on hard-reg and its before/after table
+# (teeprobe compare), and writes the plots. Results stay in $LAB_OUT.
 #
-# Environment: LAB_CONNECTIONS ("1000 2000"), LAB_THREADS (10),
+# Environment: LAB_CONNECTIONS ("1000"), LAB_THREADS (10),
 # LAB_MODES ("soft hard-temp hard-reg"), TEESIM_PARAMS (none).
 . "$(dirname "$0")/lab.sh"
 
-conns_list=${LAB_CONNECTIONS:-"1000 2000"}
+conns_list=${LAB_CONNECTIONS:-"1000"}
 threads=${LAB_THREADS:-10}
 modes=${LAB_MODES:-"soft hard-temp hard-reg"}
 
@@ -76,6 +78,38 @@ netrx_figures() {
 		   ksd_n ? ksd_s / ksd_n / 1000 : 0 }' "$1/netrx_hist" "$1/netrx_stats"
 }
 
+# teeprobe's command, when built; its sessions go beside the lab's files
+teeprobe=$lab_top/tools/teeprobe
+[ -x "$teeprobe" ] && [ -d $tp_dbg ] || teeprobe=
+
+# record_start FILE - a teeprobe record session in the background
+record_start() {
+	local i
+	rec_pid=
+	[ -n "$teeprobe" ] || return 0
+	"$teeprobe" record -w 100 -o "$1" 2>"$1.log" &
+	rec_pid=$!
+	for i in $(seq 1200); do
+		grep -q '^teeprobe: recording to ' "$1.log" && return 0
+		kill -0 $rec_pid 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "lab: teeprobe record did not start:" >&2
+	cat "$1.log" >&2
+	kill -INT $rec_pid 2>/dev/null
+	wait $rec_pid
+	rec_pid=
+}
+
+# record_stop - end the session started last
+record_stop() {
+	[ -n "$rec_pid" ] || return 0
+	sleep 0.3
+	kill -INT $rec_pid
+	wait $rec_pid
+	rec_pid=
+}
+
 failed=0
 for conns in $conns_list; do
 	for mode in $modes; do
@@ -84,12 +118,15 @@ for conns in $conns_list; do
 		printf 'running %-9s %2d threads x %d connections ... ' "$mode" "$threads" "$conns"
 		snap "$d/before.txt"
 		[ -d $tp_dbg ] && echo 1 >$tp_dbg/reset
+		record_start "$d/trace.dat"
 		if ! lab_run "$mode" "$conns" "$threads"; then
+			record_stop
 			echo "failed"
 			cat "$d/client.err" "$d/server.txt" | tail -n 5
 			failed=1
 			continue
 		fi
+		record_stop
 		snap "$d/after.txt"
 		if [ -d $tp_dbg ]; then
 			cat $tp_dbg/netrx_stats >"$d/netrx_stats"
@@ -152,6 +189,25 @@ for conns in $conns_list; do
 		"$threads threads, $conns connections" "$soft" "$temp" "$reg" "$ratio"
 done
 echo "(the case on hardware: 20,000 us before -> 4,000 us after at 1k; 60,000 -> 6,000 at 2k)"
+
+# teeprobe's diagnosis of the first load: hard-temp, hard-reg, and the table
+conns=${conns_list%% *}
+before=$LAB_OUT/hard-temp-$conns/trace.dat
+after=$LAB_OUT/hard-reg-$conns/trace.dat
+if [ -n "$teeprobe" ] && [ -f "$before" ] && [ -f "$after" ]; then
+	for f in "$before" "$after"; do
+		echo
+		echo "=== teeprobe analyze -i $f"
+		"$teeprobe" analyze -i "$f" | sed -n '/^Where/,$p' || failed=1
+		"$teeprobe" analyze -i "$f" --json >"${f%.dat}-analyze.json" || failed=1
+		if "$teeprobe" plot --help >/dev/null 2>&1; then
+			"$teeprobe" plot -i "$f" >/dev/null || failed=1
+		fi
+	done
+	echo
+	echo "=== teeprobe compare (before: hard-temp, after: hard-reg, $threads threads x $conns)"
+	"$teeprobe" compare "$before" "$after" || failed=1
+fi
 [ -d /sys/module/teeprobe ] && rmmod teeprobe
 lab_unload
 exit $failed

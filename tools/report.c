@@ -25,6 +25,7 @@
 #include "derive.h"
 #include "module.h"
 #include "report.h"
+#include "series.h"
 #include "snapshot.h"
 #include "stats.h"
 #include "table.h"
@@ -98,6 +99,7 @@ struct report {
 	unsigned long long teeprobe_events, other_events, missed_events;
 	unsigned long long markers;
 	unsigned long long first_ts, last_ts;
+	struct session_events ev;	/* for analyze and plot */
 	struct trace_seq seq;
 };
 
@@ -139,6 +141,18 @@ static void samples_add(struct samples *s, unsigned long long v)
 	s->v[s->n++] = v;
 }
 
+/* grow - room for one more element in an array that doubles */
+static void *grow(void *v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? 2 * *cap : 1024;
+	v = realloc(v, *cap * size);
+	if (!v)
+		fatal("out of memory\n");
+	return v;
+}
+
 /* field - a numeric field of a record, 0 when absent */
 static unsigned long long field(struct tep_event *event,
 				struct tep_record *record, const char *name)
@@ -178,9 +192,17 @@ static void on_tee_exit(struct report *r, struct tep_event *event,
 	unsigned long long off = field(event, record, "offcpu_ns");
 	struct cmd_events *c = NULL;
 	struct thread_events *t = NULL;
+	struct tee_call *call;
 	long long ret;
 	int i, tid;
 
+	r->ev.tee = grow(r->ev.tee, r->ev.ntee, &r->ev.cap_tee, sizeof(*r->ev.tee));
+	call = &r->ev.tee[r->ev.ntee++];
+	call->end_ns = record->ts;
+	call->dur_ns = d;
+	call->offcpu_ns = off;
+	call->runq_ns = field(event, record, "runq_ns");
+	call->cpu = record->cpu;
 	for (i = 0; i < r->nr_cmds; i++)
 		if (r->cmds[i].id == id)
 			c = &r->cmds[i];
@@ -222,9 +244,18 @@ static void on_tcp_handshake(struct report *r, struct tep_event *event,
 			     struct tep_record *record)
 {
 	bool client = field(event, record, "side") != 0;
+	struct hs_event *h;
 	unsigned long long v;
 	int p;
 
+	r->ev.hs = grow(r->ev.hs, r->ev.nhs, &r->ev.cap_hs, sizeof(*r->ev.hs));
+	h = &r->ev.hs[r->ev.nhs++];
+	h->ts = record->ts;
+	h->client = client;
+	h->syn_synack_ns = field(event, record, "syn_to_synack_ns");
+	h->synack_ack_ns = field(event, record, "synack_to_ack_ns");
+	h->ack_accept_ns = field(event, record, "ack_to_accept_ns");
+	h->connect_ns = field(event, record, "connect_ns");
 	r->handshakes[client]++;
 	for (p = client ? PH_CONNECT : 0; p < (client ? NR_PHASES : PH_CONNECT); p++) {
 		v = field(event, record, phase_fields[p]);
@@ -240,10 +271,29 @@ static void on_netrx_window(struct report *r, struct tep_event *event,
 {
 	unsigned int cpu = field(event, record, "cpu");
 	struct netrx_windows *w;
+	struct netrx_win *nw;
 	double start, end;
 
 	if (cpu >= MAX_CPUS)
 		return;
+	r->ev.netrx = grow(r->ev.netrx, r->ev.nnetrx, &r->ev.cap_netrx,
+			   sizeof(*r->ev.netrx));
+	nw = &r->ev.netrx[r->ev.nnetrx++];
+	nw->cpu = cpu;
+	nw->start_ns = field(event, record, "start_ns");
+	nw->len_ns = field(event, record, "len_ns");
+	nw->raises = field(event, record, "raises");
+	nw->runs = field(event, record, "runs");
+	nw->ksoftirqd_runs = field(event, record, "ksoftirqd_runs");
+	nw->run_ns = field(event, record, "run_ns");
+	nw->packets = field(event, record, "packets");
+	nw->reraises = field(event, record, "reraises");
+	nw->inline_n = field(event, record, "inline_delay_count");
+	nw->inline_sum_ns = field(event, record, "inline_delay_sum_ns");
+	nw->inline_p99_ns = field(event, record, "inline_delay_p99_ns");
+	nw->ksoftirqd_n = field(event, record, "ksoftirqd_delay_count");
+	nw->ksoftirqd_sum_ns = field(event, record, "ksoftirqd_delay_sum_ns");
+	nw->ksoftirqd_p99_ns = field(event, record, "ksoftirqd_delay_p99_ns");
 	w = &r->win[cpu];
 	start = field(event, record, "start_ns") / 1e9;
 	end = start + field(event, record, "len_ns") / 1e9;
@@ -1080,6 +1130,7 @@ static void report_free(struct report *r)
 		free(r->pending[i].name);
 		free(r->pending[i].text);
 	}
+	session_events_free(&r->ev);
 	trace_seq_destroy(&r->seq);
 	free(r);
 }
@@ -1107,6 +1158,12 @@ struct report *report_read(const char *input)
 	return r;
 }
 
+/* report_events - the session's events, for analyze and plot */
+const struct session_events *report_events(const struct report *r)
+{
+	return &r->ev;
+}
+
 /* report_release - free what report_read returned */
 void report_release(struct report *r)
 {
@@ -1129,7 +1186,7 @@ void report_summarize(struct report *r, struct session_summary *s)
 {
 	const struct snapshot *a = &r->snap[0], *b = &r->snap[1];
 	double pct[5], bucket[HIST_BUCKETS], runs, calls = 0, total = 0;
-	double off = 0, accepted = 0;
+	double off = 0, accepted = 0, setup = 0;
 	struct tables tb;
 	int i;
 
@@ -1156,13 +1213,22 @@ void report_summarize(struct report *r, struct session_summary *s)
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
 		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
 			continue;
+		double t = tables_delta(&tb, "all", tb.t[1].rows[i][1], "total_ns");
+
 		calls += tables_delta(&tb, "all", tb.t[1].rows[i][1], "calls");
-		total += tables_delta(&tb, "all", tb.t[1].rows[i][1], "total_ns");
+		total += t;
+		/* shared-memory set-up: the per-call cost REGISTER type avoids */
+		if (!strcmp(tb.t[1].rows[i][1], "SHM_REGISTER") ||
+		    !strcmp(tb.t[1].rows[i][1], "SHM_ALLOC"))
+			setup += t;
 		off += tables_delta(&tb, "all", tb.t[1].rows[i][1], "offcpu_ns");
 	}
 	s->tee_calls_per_s = tb.ok ? rate(calls, s->seconds) : NAN;
 	s->tee_blocked_share = tb.ok ? share(off, total) : NAN;
 	s->tee_mean_ns = calls > 0 ? total / calls : NAN;
+	s->tee_calls = tb.ok ? calls : NAN;
+	s->tee_total_ns = tb.ok ? total : NAN;
+	s->tee_setup_share = tb.ok ? share(setup, total) : NAN;
 	tables_free(&tb);
 	tables_load(&tb, a, b, "tcp_stats");
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++)
@@ -1170,11 +1236,14 @@ void report_summarize(struct report *r, struct session_summary *s)
 			accepted += tables_delta(&tb, "all", tb.t[1].rows[i][1],
 						 "accepted");
 	s->handshakes_per_s = tb.ok ? rate(accepted, s->seconds) : NAN;
+	s->accepted = tb.ok ? accepted : NAN;
 	tables_free(&tb);
 	s->syn_synack_ns = mean_of(&r->phase[PH_SYN_SYNACK]);
 	s->synack_ack_ns = mean_of(&r->phase[PH_SYNACK_ACK]);
 	s->ack_accept_ns = mean_of(&r->phase[PH_ACK_ACCEPT]);
 	s->connect_ns = mean_of(&r->phase[PH_CONNECT]);
+	s->handshake_ns = s->syn_synack_ns + s->synack_ack_ns + s->ack_accept_ns;
+	s->tee_per_hs_ns = s->accepted > 0 ? s->tee_total_ns / s->accepted : NAN;
 }
 
 /* report_main - entry point of teeprobe report */

@@ -7,6 +7,7 @@
 #define TEEPROBE_REPORT_H
 
 struct report;
+struct session_events;
 
 /* The figures of the case's before/after table, NAN when not recorded */
 struct session_summary {
@@ -15,13 +16,18 @@ struct session_summary {
 	double netrx_per_s, rx_packets_per_s, packets_per_run;
 	double inline_delay_p99_ns, ksoftirqd_share;
 	double tee_calls_per_s, tee_blocked_share, tee_mean_ns;
-	double handshakes_per_s;
+	double tee_calls, tee_total_ns;		/* in the session */
+	double tee_setup_share;	/* of TEE time: SHM_REGISTER and SHM_ALLOC */
+	double handshakes_per_s, accepted;
 	double syn_synack_ns, synack_ack_ns, ack_accept_ns;	/* means */
 	double connect_ns;					/* mean */
+	double handshake_ns;	/* the three server phases' means, added */
+	double tee_per_hs_ns;	/* TEE ioctl time per accepted handshake */
 };
 
 struct report *report_read(const char *input);
 void report_summarize(struct report *r, struct session_summary *s);
+const struct session_events *report_events(const struct report *r);
 void report_release(struct report *r);
 
 #endif /* TEEPROBE_REPORT_H */

@@ -18,8 +18,10 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+	{ "analyze", analyze_main, "the diagnosis: which link of the chain is to blame" },
 	{ "check",  check_main,  "check that the module, debugfs and tracefs are ready" },
 	{ "compare", compare_main, "the before/after table of two recorded sessions" },
+	{ "plot",   plot_main,   "SVG timeline and histograms of a recorded session" },
 	{ "record", record_main, "record a session into a trace.dat (with trace-cmd)" },
 	{ "report", report_main, "summarise a recorded trace.dat" },
 	{ "stat",   stat_main,   "the chain's rates live, a line per interval" },

@@ -6,7 +6,9 @@
 #define TEEPROBE_TOOL_H
 
 int check_main(int argc, char **argv);
+int analyze_main(int argc, char **argv);
 int compare_main(int argc, char **argv);
+int plot_main(int argc, char **argv);
 int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int stat_main(int argc, char **argv);

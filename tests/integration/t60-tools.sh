@@ -124,6 +124,14 @@ check "compare prints the case's table" sh -c \
 	"'$TEEPROBE' compare $out/run.dat $out/reg.dat | grep -Eq '^NET_RX softirqs/s +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +[0-9.]+x$'"
 check_fails "compare needs two files" "give two recorded sessions" "$TEEPROBE" compare $out/run.dat
 
+# --- teeprobe plot: the pictures of a session ------------------------------------------
+check "plot writes the timeline and the histograms" sh -c \
+	"'$TEEPROBE' plot -i $out/run.dat -o $out/plot | grep -c 'wrote' | grep -qx 2"
+for svg in timeline hist; do
+	check "plot's $svg is valid XML" python3 -c \
+		"import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])" "$out/plot-$svg.svg"
+done
+
 # --- teeprobe stat, live --------------------------------------------------------------
 "$TEEPROBE" stat -i 1 --json >$out/stat.json 2>$out/stat.err &
 st=$!

@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 check_eq "--version prints the module's version" "teeprobe $version" "$("$TEEPROBE" --version)"
 check "--help lists the commands" sh -c "'$TEEPROBE' --help | grep -q '^  report '"
-for sc in check compare record report stat; do
+for sc in analyze check compare plot record report stat; do
 	check "$sc --help" "$TEEPROBE" "$sc" --help
 done
 "$TEEPROBE" frobnicate >/dev/null 2>&1
@@ -32,7 +32,21 @@ check_fails "record refuses -C 3-1" "not a CPU list" "$TEEPROBE" record -C 3-1
 check_fails "record refuses -C x" "not a CPU list" "$TEEPROBE" record -C x
 check_fails "stat refuses -i 0" "interval from 0.1" "$TEEPROBE" stat -i 0
 check_fails "stat refuses -c -1" "positive count" "$TEEPROBE" stat -c -1
+check_fails "analyze refuses --target-us 0" "not a time in us" "$TEEPROBE" analyze --target-us 0
+check_fails "analyze refuses --target-us x" "not a time in us" "$TEEPROBE" analyze --target-us x
+"$TEEPROBE" analyze -i a b >/dev/null 2>&1
+check_eq "analyze with a stray argument exits 2" 2 $?
+check_fails "analyze on a missing file" "cannot open" "$TEEPROBE" analyze -i "$tmp/none.dat"
+check_fails "analyze on a text file" "not a readable trace.dat" "$TEEPROBE" analyze -i /etc/os-release
 check_fails "report on a missing file" "cannot open" "$TEEPROBE" report -i "$tmp/none.dat"
+check_fails "plot on a missing file" "cannot open" "$TEEPROBE" plot -i "$tmp/none.dat" -o "$tmp/none"
+"$TEEPROBE" plot -i "$tmp/none.dat" -o "$tmp/none" >/dev/null 2>&1
+check_eq "plot on a missing file exits 1" 1 $?
+check "plot on a missing file writes no picture" test ! -e "$tmp/none-timeline.svg"
+"$TEEPROBE" plot --frobnicate >/dev/null 2>&1
+check_eq "plot with an unknown option exits 2" 2 $?
+"$TEEPROBE" plot -i a b >/dev/null 2>&1
+check_eq "plot with a stray argument exits 2" 2 $?
 check_fails "report on a directory" "not a regular file" "$TEEPROBE" report -i "$tmp"
 : >"$tmp/empty.dat"
 check_fails "report on an empty file" "not a readable trace.dat" "$TEEPROBE" report -i "$tmp/empty.dat"
@@ -44,4 +58,9 @@ for seed in 1 2 3 4 5; do
 		"not a readable trace.dat|is damaged|no teeprobe events" \
 		"$TEEPROBE" report -i "$tmp/garbage$seed.dat"
 done
+check_fails "plot on an empty file" "not a readable trace.dat" \
+	"$TEEPROBE" plot -i "$tmp/empty.dat" -o "$tmp/empty"
+check_fails "plot on trace.dat magic followed by garbage" \
+	"not a readable trace.dat|is damaged|no teeprobe events|no windows" \
+	"$TEEPROBE" plot -i "$tmp/garbage1.dat" -o "$tmp/garbage1"
 done_testing

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t70-analyze - teeprobe analyze names the right link for each lab scenario:
+# hard-temp (threads blocked in TEE shared-memory set-up) -> tee-blocking;
+# hard-reg (the fix) -> not tee-blocking; soft under a SCHED_FIFO CPU hog ->
+# softirq-cpu-hog; a 20 ms netem delay on the client's NIC -> network; one
+# server worker stalling 5 ms per handshake -> slow-accept; a light load ->
+# no-problem. Also: the verdict's parts add up, the JSON parses, plot and
+# the text output agree with it.
+. "$(dirname "$0")/lib.sh"
+. "$top/lab/lab.sh"
+
+ko=$TP_MODULES/module/teeprobe.ko
+conns=${TP_ANALYZE_CONNECTIONS:-300}
+out=/tmp/t70
+export out
+mkdir -p $out
+cd $out || exit 1
+
+if [ "$TP_KERNEL" = lab ]; then
+	skip "analyze scenarios" "they run on the stock kernels; the debug kernel would add ten minutes"
+	done_testing
+	exit
+fi
+
+# wait_recording ERRFILE - until record says it records
+wait_recording() {
+	local i
+	for i in $(seq 1200); do
+		grep -q '^teeprobe: recording to ' "$1" && return 0
+		sleep 0.1
+	done
+	cat "$1"
+	return 1
+}
+
+# scenario NAME MODE CONNS THREADS [SERVER-OPTION...] - one recorded lab run,
+# then analyze --json into NAME.json
+scenario() {
+	local name=$1 rec rc
+	shift
+	"$TEEPROBE" record -w 100 -o $out/$name.dat 2>$out/$name.rec &
+	rec=$!
+	wait_recording $out/$name.rec || { kill -INT $rec; wait $rec; return 1; }
+	LAB_OUT=$out/lab-$name lab_run "$@"
+	rc=$?
+	sleep 0.3
+	kill -INT $rec
+	wait $rec || return 1
+	[ $rc = 0 ] || return $rc
+	"$TEEPROBE" analyze -i $out/$name.dat --json >$out/$name.json 2>$out/$name.err &&
+		"$TEEPROBE" analyze -i $out/$name.dat --windows >$out/$name.txt 2>>$out/$name.err
+}
+export -f scenario wait_recording lab_run kv
+
+# cause NAME - the verdict's cause in NAME.json
+cause() { python3 -c "import json; print(json.load(open('$out/$1.json'))['verdict']['cause'])"; }
+# jpy NAME EXPR - a Python expression on NAME.json as r
+jpy() { python3 -c "import json; r = json.load(open('$out/$1.json')); print($2)"; }
+
+[ -d /sys/module/teeprobe ] && rmmod teeprobe
+[ -d /sys/module/teesim ] && rmmod teesim
+check "teesim loads" lab_load
+check "insmod teeprobe" insmod "$ko"
+
+check "hard-temp, 10 threads x $conns connections, recorded" scenario hard-temp hard-temp "$conns" 10
+check_eq "hard-temp: the verdict is TEE blocking" tee-blocking "$(cause hard-temp)"
+check "hard-temp: TEE ioctls are the largest part, over half the handshake time" \
+	jpy hard-temp "exit(0 if r['verdict']['top'] == 'TEE ioctls' and r['parts_us']['TEE ioctls'] > r['parts_us']['total'] / 2 else 1)"
+check "hard-temp: the parts add up to the total" \
+	jpy hard-temp "exit(0 if abs(sum(v for k, v in r['parts_us'].items() if k != 'total') - r['parts_us']['total']) < 1 else 1)"
+check "hard-temp: the text says the same verdict" \
+	grep -q "^Verdict: TEE ioctl blocking" $out/hard-temp.txt
+check "hard-temp: the time series is printed" grep -q "^Time series" $out/hard-temp.txt
+
+check "hard-reg, 10 threads x $conns connections, recorded" scenario hard-reg hard-reg "$conns" 10
+c=$(cause hard-reg)
+check "hard-reg: the verdict is not TEE blocking ($c)" test "$c" != tee-blocking
+check "hard-reg: shared-memory set-up is under 5 % of TEE time" \
+	jpy hard-reg "exit(0 if r['evidence']['tee_setup_share'] < 0.05 else 1)"
+
+check "light load: soft, 1 thread x 100 connections, recorded" scenario light soft 100 1
+check_eq "light load: no problem" no-problem "$(cause light)"
+
+check "slow accept: one worker stalling 5 ms per handshake, recorded" \
+	scenario stall soft 200 10 --workers 1 --stall-us 5000
+check_eq "slow accept: the verdict is slow-accept" slow-accept "$(cause stall)"
+
+if ip netns exec "$TP_CLIENT_NETNS" tc qdisc add dev eth1 root netem delay 20ms 2>$out/tc.err; then
+	check "network: 20 ms netem delay on the client's NIC, recorded" scenario netem soft "$conns" 10
+	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
+	check_eq "network: the verdict is network" network "$(cause netem)"
+else
+	skip "network scenario" "tc netem: $(head -n 1 $out/tc.err)"
+fi
+
+"$top/lab/cpuhog/cpuhog" --busy-us 20000 --idle-us 5000 --prio 10 >$out/hog.err 2>&1 &
+hog=$!
+# Everything runs 20 % of the time: the run takes minutes, not seconds.
+STEP_TIMEOUT=400 check "CPU hog: SCHED_FIFO spinners on every CPU during soft x 200, recorded" \
+	scenario hog soft 200 10
+kill $hog
+wait $hog
+check_eq "CPU hog: the verdict is softirq-cpu-hog" softirq-cpu-hog "$(cause hog)"
+check "CPU hog: the NET_RX wait is mostly ksoftirqd's" \
+	jpy hog "exit(0 if r['evidence']['ksoftirqd_share'] > 0.5 else 1)"
+
+# --- bad input ---------------------------------------------------------------
+head -c 4096 $out/light.dat >$out/cut.dat
+check_fails "a cut file is refused" "not a readable|damaged|no teeprobe" "$TEEPROBE" analyze -i $out/cut.dat
+check_fails "a missing file is refused" "cannot open" "$TEEPROBE" analyze -i $out/none.dat
+
+rmmod teeprobe
+lab_unload
+done_testing

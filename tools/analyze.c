@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * analyze.c - "teeprobe analyze": the diagnosis of a recorded session.
+ *
+ * The session's events become one time series of aligned windows
+ * (series.c): TEE ioctl time (blocked and on-CPU), NET_RX raise->entry
+ * delays, handshakes and their phases, host-wide and per CPU. From them:
+ * where a handshake's time goes (NET_RX wait, the kernel, the round trip,
+ * accept, TEE ioctls), how the links move together over time (Pearson and
+ * rank correlation, at the best lag), and the verdict (verdict.c) with the
+ * numbers behind it.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "correlate.h"
+#include "report.h"
+#include "series.h"
+#include "stats.h"
+#include "teeprobe.h"
+#include "utils.h"
+#include "verdict.h"
+
+#define MAX_LAG		3	/* windows */
+#define MIN_PAIRS	5	/* windows for a correlation */
+
+struct analyze_opts {
+	const char *input;
+	bool json;
+	bool windows;
+	struct verdict_opts v;
+};
+
+/* A correlation between two links, over the session's windows */
+struct link {
+	const char *name, *key;
+	struct lagged best;
+	double rank;		/* Spearman at lag 0 */
+};
+
+enum { LINK_TEE_NETRX, LINK_NETRX_HS, LINK_TEE_HS, NR_LINKS };
+
+struct cpu_row {
+	double runs, packets, wait_ns, waits, tee_oncpu_ns, r;
+	size_t pairs;
+};
+
+struct analysis {
+	struct session_summary sum;
+	struct series s;
+	struct evidence e;
+	struct verdict v;
+	struct link links[NR_LINKS];
+	struct cpu_row *cpus;
+	double seconds, client_handshakes, busy_windows;
+};
+
+static void analyze_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: teeprobe analyze [-i FILE] [--json] [--windows] [--target-us US]\n\n"
+		"Names the link of the chain to blame for the handshake time of a\n"
+		"session recorded with 'teeprobe record' (default trace.dat), with\n"
+		"the numbers behind it: where a handshake's time goes, how TEE\n"
+		"ioctl time, NET_RX delay and handshake time move together from\n"
+		"window to window (Pearson's r at the best lag, and rank\n"
+		"correlation), per CPU and host-wide, and the verdict.\n\n"
+		"  -i, --input FILE   the recorded session\n"
+		"      --json         one JSON object\n"
+		"      --windows      also print the time series, a line per window\n"
+		"      --target-us US a handshake time that is fine (default 10000,\n"
+		"                     the case's target); below it: no problem\n");
+}
+
+/* pick - values of a series for correlation, NAN where absent */
+static double *pick(const struct series *s, const struct win_point *base,
+		    double (*get)(const struct win_point *))
+{
+	double *v = xzalloc(s->n * sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		v[i] = get(&base[i]);
+	return v;
+}
+
+static double get_tee_oncpu(const struct win_point *p)
+{
+	return p->tee_oncpu_ns;
+}
+
+static double get_tee_busy(const struct win_point *p)
+{
+	return p->tee_busy_ns;
+}
+
+static double get_netrx_delay(const struct win_point *p)
+{
+	return point_netrx_delay_ns(p);
+}
+
+static double get_handshake(const struct win_point *p)
+{
+	return point_handshake_ns(p);
+}
+
+/* pairs - copy the windows where both values exist; returns how many */
+static size_t pairs(const double *x, const double *y, size_t n, double *ox,
+		    double *oy)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (isnan(x[i]) || isnan(y[i]))
+			continue;
+		ox[k] = x[i];
+		oy[k++] = y[i];
+	}
+	return k;
+}
+
+/* correlate_link - best lag (NAN kept out by shifting on the raw grid) */
+static void correlate_link(struct link *l, const double *x, const double *y,
+			   size_t n)
+{
+	double *ax = xzalloc(n * sizeof(*ax)), *ay = xzalloc(n * sizeof(*ay));
+	double *bx = xzalloc(n * sizeof(*bx)), *by = xzalloc(n * sizeof(*by));
+	size_t k;
+	int lag;
+
+	l->best.r = NAN;
+	l->best.lag = 0;
+	l->best.n = 0;
+	for (lag = -MAX_LAG; lag <= MAX_LAG; lag++) {
+		size_t i, m = 0;
+		double r;
+
+		for (i = 0; i < n; i++) {
+			long j = (long)i + lag;
+
+			if (j < 0 || j >= (long)n)
+				continue;
+			ax[m] = x[i];
+			ay[m++] = y[j];
+		}
+		k = pairs(ax, ay, m, bx, by);
+		if (k < MIN_PAIRS)
+			continue;
+		r = pearson(bx, by, k);
+		if (isnan(r))
+			continue;
+		if (isnan(l->best.r) || fabs(r) > fabs(l->best.r) + 1e-9 ||
+		    (fabs(r) >= fabs(l->best.r) - 1e-9 && abs(lag) < abs(l->best.lag))) {
+			l->best.r = r;
+			l->best.lag = lag;
+			l->best.n = k;
+		}
+	}
+	k = pairs(x, y, n, bx, by);
+	l->rank = k >= MIN_PAIRS ? spearman(bx, by, k) : NAN;
+	free(ax);
+	free(ay);
+	free(bx);
+	free(by);
+}
+
+/* per_cpu - NET_RX and TEE figures per CPU, and r(TEE on-CPU, delay) */
+static void per_cpu(struct analysis *a)
+{
+	const struct series *s = &a->s;
+	double *x, *y, *px, *py, *tx, *ty;
+	size_t i, k, pooled = 0;
+	int c;
+
+	a->cpus = xzalloc((s->ncpus ? s->ncpus : 1) * sizeof(*a->cpus));
+	px = xzalloc(s->n * (s->ncpus + 1) * sizeof(*px));
+	py = xzalloc(s->n * (s->ncpus + 1) * sizeof(*py));
+	tx = xzalloc(s->n * sizeof(*tx));
+	ty = xzalloc(s->n * sizeof(*ty));
+	for (c = 0; c < s->ncpus; c++) {
+		const struct win_point *base = &s->cpu[(size_t)c * s->n];
+		struct cpu_row *row = &a->cpus[c];
+
+		for (i = 0; i < s->n; i++) {
+			row->runs += base[i].netrx_runs;
+			row->packets += base[i].packets;
+			row->wait_ns += base[i].inline_sum_ns + base[i].ksoftirqd_sum_ns;
+			row->waits += base[i].inline_n + base[i].ksoftirqd_n;
+			row->tee_oncpu_ns += base[i].tee_oncpu_ns;
+		}
+		x = pick(s, base, get_tee_oncpu);
+		y = pick(s, base, get_netrx_delay);
+		k = pairs(x, y, s->n, tx, ty);
+		row->pairs = k;
+		row->r = k >= MIN_PAIRS ? pearson(tx, ty, k) : NAN;
+		memcpy(px + pooled, tx, k * sizeof(*tx));
+		memcpy(py + pooled, ty, k * sizeof(*ty));
+		pooled += k;
+		free(x);
+		free(y);
+	}
+	/* TEE on-CPU vs NET_RX delay on the same CPU, all CPUs' windows */
+	a->links[LINK_TEE_NETRX].best.r = pooled >= MIN_PAIRS ?
+		pearson(px, py, pooled) : NAN;
+	a->links[LINK_TEE_NETRX].best.lag = 0;
+	a->links[LINK_TEE_NETRX].best.n = pooled;
+	a->links[LINK_TEE_NETRX].rank = pooled >= MIN_PAIRS ?
+		spearman(px, py, pooled) : NAN;
+	free(px);
+	free(py);
+	free(tx);
+	free(ty);
+}
+
+/* gather - the evidence from the series and the session's summary */
+static void gather(struct analysis *a, const struct session_events *ev)
+{
+	const struct series *s = &a->s;
+	struct evidence *e = &a->e;
+	double hs = 0, s1 = 0, s2 = 0, s3 = 0, wait_pk = 0, pk = 0;
+	double inl = 0, ksd = 0, busy = 0, oncpu = 0, off = 0;
+	double *x, *y;
+	size_t i;
+
+	for (i = 0; i < ev->nhs; i++) {
+		if (ev->hs[i].client) {
+			a->client_handshakes++;
+			continue;
+		}
+		hs++;
+		s1 += ev->hs[i].syn_synack_ns;
+		s2 += ev->hs[i].synack_ack_ns;
+		s3 += ev->hs[i].ack_accept_ns;
+	}
+	for (i = 0; i < (size_t)s->ncpus * s->n; i++) {
+		const struct win_point *p = &s->cpu[i];
+		double d = point_netrx_delay_ns(p);
+
+		if (!isnan(d) && p->packets > 0) {
+			wait_pk += d * p->packets;
+			pk += p->packets;
+		}
+		inl += p->inline_sum_ns;
+		ksd += p->ksoftirqd_sum_ns;
+	}
+	for (i = 0; i < s->n; i++) {
+		busy += s->all[i].tee_busy_ns;
+		oncpu += s->all[i].tee_oncpu_ns;
+		off += s->all[i].tee_offcpu_ns;
+		a->busy_windows += s->all[i].hs > 0;
+	}
+	a->seconds = s->n * s->len_ns / 1e9;
+	e->handshakes = hs;
+	e->syn_synack_ns = hs ? s1 / hs : NAN;
+	e->synack_ack_ns = hs ? s2 / hs : NAN;
+	e->ack_accept_ns = hs ? s3 / hs : NAN;
+	e->netrx_wait_ns = pk > 0 ? wait_pk / pk : NAN;
+	e->local_client = hs > 0 && a->client_handshakes >= hs / 2;
+	e->tee_per_hs_ns = hs ? busy / hs : NAN;
+	e->tee_blocked_share = share(off, busy);
+	e->tee_setup_share = a->sum.tee_setup_share;
+	e->tee_oncpu_share = share(oncpu, a->seconds * 1e9 *
+				   (s->ncpus ? s->ncpus : 1));
+	e->ksoftirqd_share = share(ksd, inl + ksd);
+
+	per_cpu(a);
+	e->r_tee_netrx = a->links[LINK_TEE_NETRX].best.r;
+
+	x = pick(s, s->all, get_netrx_delay);
+	y = pick(s, s->all, get_handshake);
+	correlate_link(&a->links[LINK_NETRX_HS], x, y, s->n);
+	free(x);
+	x = pick(s, s->all, get_tee_busy);
+	correlate_link(&a->links[LINK_TEE_HS], x, y, s->n);
+	free(x);
+	free(y);
+	a->links[LINK_TEE_NETRX].name = "TEE on-CPU time -> NET_RX delay (same CPU)";
+	a->links[LINK_TEE_NETRX].key = "tee_oncpu_to_netrx_delay";
+	a->links[LINK_NETRX_HS].name = "NET_RX delay -> handshake time";
+	a->links[LINK_NETRX_HS].key = "netrx_delay_to_handshake";
+	a->links[LINK_TEE_HS].name = "TEE ioctl time -> handshake time";
+	a->links[LINK_TEE_HS].key = "tee_time_to_handshake";
+}
+
+/* us - nanoseconds as microseconds, for printing */
+static double us(double ns)
+{
+	return ns / 1e3;
+}
+
+/* json_num - "key":value, null for NAN */
+static void json_num(const char *key, double v, const char *sep)
+{
+	if (isnan(v) || isinf(v))
+		printf("\"%s\":null%s", key, sep);
+	else
+		printf("\"%s\":%.6g%s", key, v, sep);
+}
+
+static void print_windows(const struct analysis *a)
+{
+	const struct series *s = &a->s;
+	size_t i;
+
+	printf("\nTime series (%zu windows of %.0f ms; times in us, TEE in threads)\n",
+	       s->n, s->len_ns / 1e6);
+	printf("  %8s %7s %7s %7s %8s %8s %9s %6s %9s %9s\n", "t_s",
+	       "tee_in", "tee_cpu", "netrx", "packets", "delay", "delay_p99",
+	       "hs", "hs_time", "connect");
+	for (i = 0; i < s->n; i++) {
+		const struct win_point *p = &s->all[i];
+		double len = (double)s->len_ns;
+
+		printf("  %8.2f %7.2f %7.2f %7.0f %8.0f %8.0f %9.0f %6.0f %9.0f %9.0f\n",
+		       i * len / 1e9, p->tee_busy_ns / len, p->tee_oncpu_ns / len,
+		       p->netrx_runs, p->packets, us(point_netrx_delay_ns(p)),
+		       us(p->delay_p99_ns), p->hs, us(point_handshake_ns(p)),
+		       p->connects ? us(p->connect_ns / p->connects) : NAN);
+	}
+}
+
+static void print_text(const struct analysis *a, const struct analyze_opts *o)
+{
+	const struct evidence *e = &a->e;
+	const struct verdict *v = &a->v;
+	int p, c;
+
+	printf("teeprobe analyze: %s, %.1f s in %zu windows of %.0f ms, %d CPUs\n",
+	       o->input, a->seconds, a->s.n, a->s.len_ns / 1e6, a->s.ncpus);
+	printf("\nWhere a handshake's time goes (server side, mean of %.0f handshakes):\n",
+	       e->handshakes);
+	for (p = 0; p < NR_PARTS; p++)
+		printf("  %-16s %12.0f us %6.1f %%\n", verdict_part_name(p),
+		       us(v->part_ns[p]), 100 * share(v->part_ns[p], v->total_ns));
+	printf("  %-16s %12.0f us\n", "total", us(v->total_ns));
+	printf("  (NET_RX wait: %.0f us per packet, the SYN's and the ACK's%s;\n"
+	       "   TEE ioctls: the threads' time in TEE calls per handshake)\n",
+	       us(e->netrx_wait_ns), e->local_client ?
+	       ", and the client's SYN/ACK: the client runs on this host" : "");
+
+	printf("\nEvidence:\n");
+	printf("  TEE ioctls     %.0f calls, %.1f ms per handshake, %.0f %% asleep, "
+	       "%.0f %% in shared-memory set-up, on-CPU %.1f %% of CPU time\n",
+	       a->sum.tee_calls, e->tee_per_hs_ns / 1e6,
+	       100 * e->tee_blocked_share, 100 * e->tee_setup_share,
+	       100 * e->tee_oncpu_share);
+	printf("  NET_RX         %.0f runs/s for %.0f rx packets/s, %.0f %% of the wait "
+	       "by ksoftirqd\n", a->sum.netrx_per_s, a->sum.rx_packets_per_s,
+	       100 * e->ksoftirqd_share);
+	printf("  handshakes     %.1f/s; SYN->SYN/ACK %.0f us, SYN/ACK->ACK %.0f us, "
+	       "ACK->accept %.0f us\n", a->sum.handshakes_per_s,
+	       us(e->syn_synack_ns), us(e->synack_ack_ns), us(e->ack_accept_ns));
+	printf("  per CPU        %-5s %8s %10s %10s %9s %8s\n", "cpu", "NET_RX%",
+	       "packets", "wait_us", "TEE_cpu%", "r");
+	for (c = 0; c < a->s.ncpus; c++) {
+		const struct cpu_row *r = &a->cpus[c];
+
+		printf("                 %-5d %8.1f %10.0f %10.0f %9.1f %8.2f\n", c,
+		       100 * share(r->runs, a->sum.netrx_per_s * a->sum.seconds),
+		       r->packets, r->waits ? us(r->wait_ns / r->waits) : NAN,
+		       100 * share(r->tee_oncpu_ns, a->seconds * 1e9), r->r);
+	}
+	printf("\nLinks over time (Pearson's r at the best lag, in windows; rank r):\n");
+	for (p = 0; p < NR_LINKS; p++) {
+		const struct link *l = &a->links[p];
+
+		printf("  %-44s r = %5.2f  lag %+d  rank %5.2f  (%zu windows)\n",
+		       l->name, l->best.r, l->best.lag, l->rank, l->best.n);
+	}
+	printf("\nVerdict: %s\n", verdict_title(v->cause));
+	printf("  %s", v->why);
+	if (v->cause != CAUSE_WEAK || e->handshakes >= o->v.min_handshakes)
+		printf(": %s %.0f us of %.0f us (%.0f %%), next %s %.0f us",
+		       verdict_part_name(v->top), us(v->part_ns[v->top]),
+		       us(v->total_ns), 100 * share(v->part_ns[v->top], v->total_ns),
+		       verdict_part_name(v->second), us(v->part_ns[v->second]));
+	printf(".\n");
+}
+
+static void print_json(const struct analysis *a, const struct analyze_opts *o)
+{
+	const struct evidence *e = &a->e;
+	const struct verdict *v = &a->v;
+	int p, c;
+
+	printf("{\"file\":\"%s\",", o->input);
+	json_num("seconds", a->seconds, ",");
+	json_num("window_ms", a->s.len_ns / 1e6, ",");
+	printf("\"verdict\":{\"cause\":\"%s\",\"title\":\"%s\",\"why\":\"%s\",",
+	       verdict_key(v->cause), verdict_title(v->cause), v->why);
+	printf("\"top\":\"%s\",\"second\":\"%s\"},", verdict_part_name(v->top),
+	       verdict_part_name(v->second));
+	printf("\"parts_us\":{");
+	for (p = 0; p < NR_PARTS; p++)
+		json_num(verdict_part_name(p), us(v->part_ns[p]), ",");
+	json_num("total", us(v->total_ns), "},");
+	printf("\"evidence\":{");
+	json_num("handshakes", e->handshakes, ",");
+	json_num("client_handshakes", a->client_handshakes, ",");
+	json_num("netrx_wait_us", us(e->netrx_wait_ns), ",");
+	json_num("syn_synack_us", us(e->syn_synack_ns), ",");
+	json_num("synack_ack_us", us(e->synack_ack_ns), ",");
+	json_num("ack_accept_us", us(e->ack_accept_ns), ",");
+	json_num("tee_calls", a->sum.tee_calls, ",");
+	json_num("tee_per_handshake_us", us(e->tee_per_hs_ns), ",");
+	json_num("tee_blocked_share", e->tee_blocked_share, ",");
+	json_num("tee_setup_share", e->tee_setup_share, ",");
+	json_num("tee_oncpu_share", e->tee_oncpu_share, ",");
+	json_num("ksoftirqd_share", e->ksoftirqd_share, ",");
+	json_num("netrx_per_s", a->sum.netrx_per_s, ",");
+	json_num("rx_packets_per_s", a->sum.rx_packets_per_s, ",");
+	json_num("handshakes_per_s", a->sum.handshakes_per_s, "},");
+	printf("\"links\":[");
+	for (p = 0; p < NR_LINKS; p++) {
+		const struct link *l = &a->links[p];
+
+		printf("%s{\"link\":\"%s\",", p ? "," : "", l->key);
+		json_num("r", l->best.r, ",");
+		json_num("lag", l->best.lag, ",");
+		json_num("rank", l->rank, ",");
+		json_num("windows", l->best.n, "}");
+	}
+	printf("],\"cpus\":[");
+	for (c = 0; c < a->s.ncpus; c++) {
+		const struct cpu_row *r = &a->cpus[c];
+
+		printf("%s{\"cpu\":%d,", c ? "," : "", c);
+		json_num("netrx_runs", r->runs, ",");
+		json_num("packets", r->packets, ",");
+		json_num("wait_us", r->waits ? us(r->wait_ns / r->waits) : NAN, ",");
+		json_num("tee_oncpu_share", share(r->tee_oncpu_ns, a->seconds * 1e9), ",");
+		json_num("r_tee_netrx", r->r, "}");
+	}
+	printf("]}\n");
+}
+
+int analyze_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "windows", no_argument, NULL, 'w' },
+		{ "target-us", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct analyze_opts o = { .input = "trace.dat" };
+	struct analysis a = { 0 };
+	struct report *r;
+	char *end;
+	double t;
+	int c;
+
+	verdict_default_opts(&o.v);
+	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o.input = optarg;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'w':
+			o.windows = true;
+			break;
+		case 't':
+			t = strtod(optarg, &end);
+			if (end == optarg || *end || !(t > 0) || t > 1e9) {
+				err_msg("analyze: --target-us: not a time in us: '%s'\n",
+					optarg);
+				return 2;
+			}
+			o.v.target_ns = t * 1e3;
+			break;
+		case 'h':
+			analyze_usage(stdout);
+			return 0;
+		default:
+			analyze_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		err_msg("analyze: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	r = report_read(o.input);
+	if (!r)
+		return 1;
+	report_summarize(r, &a.sum);
+	if (series_build(report_events(r), &a.s)) {
+		report_release(r);
+		return 1;
+	}
+	gather(&a, report_events(r));
+	verdict_decide(&a.e, &o.v, &a.v);
+	if (o.json)
+		print_json(&a, &o);
+	else
+		print_text(&a, &o);
+	if (o.windows && !o.json)
+		print_windows(&a);
+	free(a.cpus);
+	series_free(&a.s);
+	report_release(r);
+	return 0;
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * series.c - a session's events cut into aligned windows, host-wide and per
+ * CPU (see series.h).
+ *
+ * The module's NET_RX windows fix the grid: their length and the earliest
+ * start. A TEE call is spread over the windows its [end - duration, end]
+ * span covers, in proportion, on the CPU it ended on; a handshake counts
+ * in the window it finished in.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "series.h"
+#include "utils.h"
+
+#define DEFAULT_LEN_NS	100000000ULL	/* without NET_RX windows */
+#define MAX_WINDOWS	1000000
+
+/* index_of - the window holding time @t, or -1 outside the grid */
+static long index_of(const struct series *s, unsigned long long t)
+{
+	if (t < s->t0_ns)
+		return -1;
+	if ((t - s->t0_ns) / s->len_ns >= s->n)
+		return -1;
+	return (long)((t - s->t0_ns) / s->len_ns);
+}
+
+/* points - window @i host-wide and of @cpu (NULL when out of range) */
+static void points(struct series *s, long i, int cpu, struct win_point **all,
+		   struct win_point **one)
+{
+	*all = &s->all[i];
+	*one = cpu >= 0 && cpu < s->ncpus ? &s->cpu[(size_t)cpu * s->n + i] : NULL;
+}
+
+/* grid - window length, first start, count and CPUs from the events */
+static int grid(const struct session_events *ev, struct series *s)
+{
+	unsigned long long first = ~0ULL, last = 0, len = 0;
+	size_t i;
+
+	for (i = 0; i < ev->nnetrx; i++) {
+		const struct netrx_win *w = &ev->netrx[i];
+
+		if (!w->len_ns || w->cpu < 0 || w->cpu >= SERIES_MAX_CPUS)
+			continue;
+		if (!len || w->len_ns < len)
+			len = w->len_ns;
+		if (w->start_ns < first)
+			first = w->start_ns;
+		if (w->start_ns + w->len_ns > last)
+			last = w->start_ns + w->len_ns;
+		if (w->cpu + 1 > s->ncpus)
+			s->ncpus = w->cpu + 1;
+	}
+	for (i = 0; i < ev->ntee; i++) {
+		const struct tee_call *c = &ev->tee[i];
+		unsigned long long start = c->end_ns > c->dur_ns ?
+					   c->end_ns - c->dur_ns : 0;
+
+		if (start < first)
+			first = start;
+		if (c->end_ns > last)
+			last = c->end_ns;
+		if (c->cpu >= 0 && c->cpu < SERIES_MAX_CPUS && c->cpu + 1 > s->ncpus)
+			s->ncpus = c->cpu + 1;
+	}
+	for (i = 0; i < ev->nhs; i++) {
+		if (ev->hs[i].ts < first)
+			first = ev->hs[i].ts;
+		if (ev->hs[i].ts > last)
+			last = ev->hs[i].ts;
+	}
+	if (first == ~0ULL) {
+		err_msg("the session has no NET_RX windows, TEE calls or handshakes to analyse\n");
+		return -1;
+	}
+	if (!len)
+		len = DEFAULT_LEN_NS;
+	/* Align the first window as the module does (multiples of len). */
+	s->len_ns = len;
+	s->t0_ns = first - first % len;
+	s->n = (last - s->t0_ns) / len + 1;
+	if (s->n > MAX_WINDOWS) {
+		err_msg("the session spans %zu windows of %llu ms: more than %d\n",
+			s->n, len / 1000000, MAX_WINDOWS);
+		return -1;
+	}
+	return 0;
+}
+
+/* add_netrx - one CPU's NET_RX window */
+static void add_netrx(struct series *s, const struct netrx_win *w)
+{
+	struct win_point *p[2];
+	long i = index_of(s, w->start_ns);
+	int k;
+
+	if (i < 0 || w->cpu < 0)
+		return;
+	points(s, i, w->cpu, &p[0], &p[1]);
+	for (k = 0; k < 2; k++) {
+		if (!p[k])
+			continue;
+		p[k]->netrx_runs += w->runs;
+		p[k]->packets += w->packets;
+		p[k]->run_ns += w->run_ns;
+		p[k]->inline_n += w->inline_n;
+		p[k]->inline_sum_ns += w->inline_sum_ns;
+		p[k]->ksoftirqd_n += w->ksoftirqd_n;
+		p[k]->ksoftirqd_sum_ns += w->ksoftirqd_sum_ns;
+		p[k]->delay_p99_ns = fmax(p[k]->delay_p99_ns,
+					  fmax(w->inline_p99_ns, w->ksoftirqd_p99_ns));
+	}
+}
+
+/* add_tee - one TEE call, spread over the windows it spans */
+static void add_tee(struct series *s, const struct tee_call *c)
+{
+	unsigned long long start = c->end_ns > c->dur_ns ? c->end_ns - c->dur_ns : 0;
+	double dur = c->dur_ns ? (double)c->dur_ns : 1;
+	double oncpu = (double)c->dur_ns - c->offcpu_ns - c->runq_ns;
+	unsigned long long t = start;
+	struct win_point *p[2];
+	long i;
+	int k;
+
+	if (oncpu < 0)
+		oncpu = 0;
+	i = index_of(s, c->end_ns);
+	if (i >= 0) {
+		points(s, i, c->cpu, &p[0], &p[1]);
+		for (k = 0; k < 2; k++)
+			if (p[k])
+				p[k]->tee_calls++;
+	}
+	while (t < c->end_ns) {
+		unsigned long long wend, part;
+		double f;
+
+		i = index_of(s, t);
+		if (i < 0) {
+			t = s->t0_ns > t ? s->t0_ns : c->end_ns;
+			continue;
+		}
+		wend = s->t0_ns + (unsigned long long)(i + 1) * s->len_ns;
+		part = (wend < c->end_ns ? wend : c->end_ns) - t;
+		f = part / dur;
+		points(s, i, c->cpu, &p[0], &p[1]);
+		for (k = 0; k < 2; k++) {
+			if (!p[k])
+				continue;
+			p[k]->tee_busy_ns += part;
+			p[k]->tee_oncpu_ns += f * oncpu;
+			p[k]->tee_offcpu_ns += f * c->offcpu_ns;
+		}
+		t += part;
+	}
+}
+
+/* add_hs - one finished handshake */
+static void add_hs(struct series *s, const struct hs_event *h)
+{
+	long i = index_of(s, h->ts);
+	struct win_point *p;
+
+	if (i < 0)
+		return;
+	p = &s->all[i];
+	if (h->client) {
+		p->connects++;
+		p->connect_ns += h->connect_ns;
+		return;
+	}
+	p->hs++;
+	p->syn_synack_ns += h->syn_synack_ns;
+	p->synack_ack_ns += h->synack_ack_ns;
+	p->ack_accept_ns += h->ack_accept_ns;
+}
+
+int series_build(const struct session_events *ev, struct series *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	if (grid(ev, s))
+		return -1;
+	s->all = xzalloc(s->n * sizeof(*s->all));
+	s->cpu = xzalloc((size_t)(s->ncpus ? s->ncpus : 1) * s->n * sizeof(*s->cpu));
+	for (i = 0; i < ev->nnetrx; i++)
+		add_netrx(s, &ev->netrx[i]);
+	for (i = 0; i < ev->ntee; i++)
+		add_tee(s, &ev->tee[i]);
+	for (i = 0; i < ev->nhs; i++)
+		add_hs(s, &ev->hs[i]);
+	return 0;
+}
+
+void series_free(struct series *s)
+{
+	free(s->all);
+	free(s->cpu);
+	memset(s, 0, sizeof(*s));
+}
+
+void session_events_free(struct session_events *ev)
+{
+	free(ev->tee);
+	free(ev->netrx);
+	free(ev->hs);
+	memset(ev, 0, sizeof(*ev));
+}
+
+double point_netrx_delay_ns(const struct win_point *p)
+{
+	double n = p->inline_n + p->ksoftirqd_n;
+
+	return n > 0 ? (p->inline_sum_ns + p->ksoftirqd_sum_ns) / n : NAN;
+}
+
+double point_handshake_ns(const struct win_point *p)
+{
+	return p->hs > 0 ?
+	       (p->syn_synack_ns + p->synack_ack_ns + p->ack_accept_ns) / p->hs :
+	       NAN;
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verdict.c - the decision of "teeprobe analyze" (see verdict.h).
+ *
+ * A server handshake's time, as the server's kernel and its TEE calls see
+ * it, is cut into parts: the SYN's wait for NET_RX, SYN -> SYN/ACK (the
+ * kernel), SYN/ACK -> ACK (the round trip, which holds the ACK's own NET_RX
+ * wait, and the client's too when the client runs on this host), ACK ->
+ * accept (the application), and the application's time in TEE ioctls per
+ * handshake. The largest part names the link; its evidence names the cause.
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "verdict.h"
+
+#define TEE_BLOCKED_MIN		0.5	/* blocked share of TEE ioctl time */
+#define TEE_SETUP_MIN		0.25	/* set-up share of TEE ioctl time */
+#define TEE_ONCPU_MIN		0.05	/* of CPU time, to hold NET_RX back */
+#define TEE_NETRX_R_MIN		0.3	/* correlation, TEE vs NET_RX delay */
+#define KSOFTIRQD_MIN		0.5	/* ksoftirqd's share of the wait */
+
+static const char *const keys[NR_CAUSES] = {
+	[CAUSE_TEE_BLOCKING] = "tee-blocking",
+	[CAUSE_TEE_WORK] = "tee-work",
+	[CAUSE_TEE_NETRX] = "tee-starves-netrx",
+	[CAUSE_SOFTIRQ_SCHED] = "softirq-cpu-hog",
+	[CAUSE_SOFTIRQ_BH] = "softirq-bh-off",
+	[CAUSE_NETWORK] = "network",
+	[CAUSE_ACCEPT] = "slow-accept",
+	[CAUSE_KERNEL] = "kernel-syn",
+	[CAUSE_NONE] = "no-problem",
+	[CAUSE_WEAK] = "weak-evidence",
+};
+
+static const char *const titles[NR_CAUSES] = {
+	[CAUSE_TEE_BLOCKING] = "TEE ioctl blocking: threads sit off-CPU in per-call shared-memory set-up",
+	[CAUSE_TEE_WORK] = "TEE ioctl time: the secure world's work, not blocking on set-up",
+	[CAUSE_TEE_NETRX] = "TEE calls starve NET_RX on the CPUs that take the NIC's packets",
+	[CAUSE_SOFTIRQ_SCHED] = "NET_RX starved by CPU load: deferred softirqs wait for ksoftirqd",
+	[CAUSE_SOFTIRQ_BH] = "NET_RX held off by something other than TEE calls",
+	[CAUSE_NETWORK] = "network round trip",
+	[CAUSE_ACCEPT] = "slow accept: the application takes connections late",
+	[CAUSE_KERNEL] = "the kernel's SYN processing",
+	[CAUSE_NONE] = "no problem: handshakes are within the target",
+	[CAUSE_WEAK] = "weak evidence: no single link stands out",
+};
+
+static const char *const parts[NR_PARTS] = {
+	[PART_NETRX] = "NET_RX wait",
+	[PART_KERNEL] = "SYN -> SYN/ACK",
+	[PART_NETWORK] = "round trip",
+	[PART_ACCEPT] = "ACK -> accept",
+	[PART_TEE] = "TEE ioctls",
+};
+
+const char *verdict_key(enum verdict_cause c)
+{
+	return c < NR_CAUSES ? keys[c] : "?";
+}
+
+const char *verdict_title(enum verdict_cause c)
+{
+	return c < NR_CAUSES ? titles[c] : "?";
+}
+
+const char *verdict_part_name(enum verdict_part p)
+{
+	return p < NR_PARTS ? parts[p] : "?";
+}
+
+void verdict_default_opts(struct verdict_opts *o)
+{
+	o->target_ns = 10e6;		/* the case's target: 10,000 us */
+	o->min_handshakes = 20;
+	o->min_share = 0.4;
+}
+
+/* nz - a measured value, 0 where it was not measured */
+static double nz(double v)
+{
+	return isnan(v) || v < 0 ? 0 : v;
+}
+
+/* split - the parts of one handshake's time */
+static void split(const struct evidence *e, struct verdict *v)
+{
+	double w = nz(e->netrx_wait_ns), s2 = nz(e->synack_ack_ns);
+	double in_s2 = fmin(s2, (e->local_client ? 2 : 1) * w);
+	int p;
+
+	v->part_ns[PART_NETRX] = w + in_s2;
+	v->part_ns[PART_KERNEL] = nz(e->syn_synack_ns);
+	v->part_ns[PART_NETWORK] = s2 - in_s2;
+	v->part_ns[PART_ACCEPT] = nz(e->ack_accept_ns);
+	v->part_ns[PART_TEE] = nz(e->tee_per_hs_ns);
+	v->total_ns = 0;
+	v->top = PART_NETRX;
+	for (p = 0; p < NR_PARTS; p++) {
+		v->total_ns += v->part_ns[p];
+		if (v->part_ns[p] > v->part_ns[v->top])
+			v->top = p;
+	}
+	v->second = v->top == PART_NETRX ? PART_KERNEL : PART_NETRX;
+	for (p = 0; p < NR_PARTS; p++)
+		if (p != (int)v->top && v->part_ns[p] > v->part_ns[v->second])
+			v->second = p;
+}
+
+/* netrx_cause - why packets wait for NET_RX */
+static void netrx_cause(const struct evidence *e, struct verdict *v)
+{
+	if (nz(e->tee_oncpu_share) >= TEE_ONCPU_MIN &&
+	    nz(e->r_tee_netrx) >= TEE_NETRX_R_MIN &&
+	    nz(e->ksoftirqd_share) < KSOFTIRQD_MIN) {
+		v->cause = CAUSE_TEE_NETRX;
+		v->why = "NET_RX wait is the largest part; TEE calls hold the CPUs and the wait rises with them";
+	} else if (nz(e->ksoftirqd_share) >= KSOFTIRQD_MIN) {
+		v->cause = CAUSE_SOFTIRQ_SCHED;
+		v->why = "NET_RX wait is the largest part, mostly softirqs deferred to ksoftirqd waiting for a CPU";
+	} else {
+		v->cause = CAUSE_SOFTIRQ_BH;
+		v->why = "NET_RX wait is the largest part, at irq exit or bh enable, without TEE calls to match";
+	}
+}
+
+void verdict_decide(const struct evidence *e, const struct verdict_opts *o,
+		    struct verdict *v)
+{
+	split(e, v);
+	if (nz(e->handshakes) < o->min_handshakes) {
+		v->cause = CAUSE_WEAK;
+		v->why = "too few handshakes in the session to tell";
+		return;
+	}
+	if (v->total_ns < o->target_ns) {
+		v->cause = CAUSE_NONE;
+		v->why = "the parts add up to less than the target";
+		return;
+	}
+	if (v->part_ns[v->top] < o->min_share * v->total_ns) {
+		v->cause = CAUSE_WEAK;
+		v->why = "no part holds the minimum share of the handshake time";
+		return;
+	}
+	switch (v->top) {
+	case PART_TEE:
+		if (nz(e->tee_blocked_share) >= TEE_BLOCKED_MIN &&
+		    nz(e->tee_setup_share) >= TEE_SETUP_MIN) {
+			v->cause = CAUSE_TEE_BLOCKING;
+			v->why = "TEE ioctls are the largest part, mostly asleep, and shared-memory set-up takes a large share of them";
+		} else {
+			v->cause = CAUSE_TEE_WORK;
+			v->why = "TEE ioctls are the largest part, but not for shared-memory set-up";
+		}
+		break;
+	case PART_NETRX:
+		netrx_cause(e, v);
+		break;
+	case PART_NETWORK:
+		v->cause = CAUSE_NETWORK;
+		v->why = "SYN/ACK -> ACK, less its NET_RX wait, is the largest part";
+		break;
+	case PART_ACCEPT:
+		v->cause = CAUSE_ACCEPT;
+		v->why = "connections wait in the accept queue longest";
+		break;
+	default:
+		v->cause = CAUSE_KERNEL;
+		v->why = "SYN -> SYN/ACK is the largest part";
+		break;
+	}
+}
