@@ -197,7 +197,7 @@ after=$LAB_OUT/hard-reg-$conns/trace.dat
 if [ -n "$teeprobe" ] && [ -f "$before" ] && [ -f "$after" ]; then
 	for f in "$before" "$after"; do
 		echo
-		echo "=== teeprobe analyze -i $f"
+		echo "=== teeprobe analyze -i ${f#$LAB_OUT/}"
 		"$teeprobe" analyze -i "$f" | sed -n '/^Where/,$p' || failed=1
 		"$teeprobe" analyze -i "$f" --json >"${f%.dat}-analyze.json" || failed=1
 		if "$teeprobe" plot --help >/dev/null 2>&1; then
@@ -205,7 +205,8 @@ if [ -n "$teeprobe" ] && [ -f "$before" ] && [ -f "$after" ]; then
 		fi
 	done
 	echo
-	echo "=== teeprobe compare (before: hard-temp, after: hard-reg, $threads threads x $conns)"
+	echo "=== teeprobe compare ${before#$LAB_OUT/} ${after#$LAB_OUT/}"
+	echo "    (before: hard-temp, after: hard-reg, $threads threads x $conns connections)"
 	"$teeprobe" compare "$before" "$after" || failed=1
 fi
 [ -d /sys/module/teeprobe ] && rmmod teeprobe

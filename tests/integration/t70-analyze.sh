@@ -3,7 +3,7 @@
 # t70-analyze - teeprobe analyze names the right link for each lab scenario:
 # hard-temp (threads blocked in TEE shared-memory set-up) -> tee-blocking;
 # hard-reg (the fix) -> not tee-blocking; soft under a SCHED_FIFO CPU hog ->
-# softirq-cpu-hog; a 20 ms netem delay on the client's NIC -> network; one
+# softirq-cpu-hog where the kernel defers NET_RX to ksoftirqd (6.1); a 20 ms netem delay on the client's NIC -> network; one
 # server worker stalling 5 ms per handshake -> slow-accept; a light load ->
 # no-problem. Also: the verdict's parts add up, the JSON parses, plot and
 # the text output agree with it.
@@ -101,9 +101,19 @@ STEP_TIMEOUT=400 check "CPU hog: SCHED_FIFO spinners on every CPU during soft x 
 	scenario hog soft 200 10
 kill $hog
 wait $hog
-check_eq "CPU hog: the verdict is softirq-cpu-hog" softirq-cpu-hog "$(cause hog)"
-check "CPU hog: the NET_RX wait is mostly ksoftirqd's" \
-	jpy hog "exit(0 if r['evidence']['ksoftirqd_share'] > 0.5 else 1)"
+# 6.1 defers the NET_RX work to ksoftirqd under the hog, which then waits
+# for it; 6.12 keeps running NET_RX at irq exit, and the hog starves the
+# server's threads instead (measured: 3 % of the wait by ksoftirqd, ACK ->
+# accept 87 % of the time). The verdict must follow what was measured.
+if [ "$(jpy hog "r['evidence']['ksoftirqd_share'] > 0.5")" = True ]; then
+	check_eq "CPU hog: NET_RX waits for ksoftirqd: the verdict is softirq-cpu-hog" \
+		softirq-cpu-hog "$(cause hog)"
+else
+	check_eq "CPU hog: NET_RX runs at irq exit here, the hog delays accept: slow-accept" \
+		slow-accept "$(cause hog)"
+fi
+check "CPU hog: no TEE cause without TEE calls" \
+	jpy hog "exit(0 if not r['verdict']['cause'].startswith('tee') else 1)"
 
 # --- bad input ---------------------------------------------------------------
 head -c 4096 $out/light.dat >$out/cut.dat
