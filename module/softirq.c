@@ -13,6 +13,9 @@
  *     (a driver spinning in the secure world, a long spin_lock_bh); a run
  *     by ksoftirqd waited for the scheduler (a CPU busy with other tasks);
  *   - runs by ksoftirqd against runs at irq exit or bh enable;
+ *   - the part of those delays during which a thread inside a TEE ioctl
+ *     held the CPU (the TEE clock of tee.c), and the runs it touched:
+ *     NET_RX held back by TEE calls, measured, for both kinds of run;
  *   - packets polled by napi, polls that used their whole budget, and runs
  *     that left work behind and raised NET_RX again (net_rx_action does so
  *     when it ran out of budget or time, which /proc/net/softnet_stat counts
@@ -59,6 +62,7 @@ struct tp_netrx_cpu {
 	struct teeprobe_hist win_ksoftirqd_delay;
 
 	u64 raise_ns;		/* first raise not yet served, 0 if none */
+	u64 raise_tee_ns;	/* the TEE clock (tee.c) at that raise */
 	u64 entry_ns;		/* NET_RX running since, 0 if not running */
 	s64 run_delay_ns;	/* raise -> entry of that run, -1 unknown */
 	u64 run_packets;
@@ -128,8 +132,10 @@ static void tp_softirq_raise(void *data, unsigned int vec_nr)
 	/* Raised from inside our own run, not by an interrupt: work left. */
 	if (st->entry_ns && in_serving_softirq() && !in_hardirq())
 		st->run_reraised = true;
-	if (!st->raise_ns)
+	if (!st->raise_ns) {
 		st->raise_ns = now ? now : 1;
+		st->raise_tee_ns = teeprobe_tee_clock_ns(now);
+	}
 	local_irq_restore(flags);
 }
 
@@ -138,7 +144,7 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 {
 	struct tp_netrx_cpu *st;
 	unsigned long flags;
-	u64 now;
+	u64 now, tee;
 
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
@@ -161,6 +167,15 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 		} else {
 			teeprobe_hist_add(&st->inline_delay, delay);
 			teeprobe_hist_add(&st->win_inline_delay, delay);
+		}
+		/* The TEE's share of the wait: its clock ran meanwhile. */
+		tee = teeprobe_tee_clock_ns(now) - st->raise_tee_ns;
+		if (tee) {
+			tee = min(tee, delay);
+			st->total.tee_runs++;
+			st->total.tee_delay_ns += tee;
+			st->win.tee_runs++;
+			st->win.tee_delay_ns += tee;
 		}
 		st->run_delay_ns = delay;
 		st->raise_ns = 0;
@@ -328,6 +343,8 @@ static void counts_merge(struct teeprobe_netrx_counts *sum,
 	sum->polls += c->polls;
 	sum->budget_full += c->budget_full;
 	sum->reraises += c->reraises;
+	sum->tee_runs += c->tee_runs;
+	sum->tee_delay_ns += c->tee_delay_ns;
 }
 
 /* show_counts_line - one line of netrx_stats */
@@ -336,11 +353,11 @@ static void show_counts_line(struct seq_file *m, const char *cpu,
 			     const struct teeprobe_hist *inl,
 			     const struct teeprobe_hist *ksd)
 {
-	seq_printf(m, "%s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+	seq_printf(m, "%s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
 		   cpu, c->raises, c->runs, c->ksoftirqd_runs, c->run_ns,
 		   c->run_max_ns, c->packets, c->polls, c->budget_full,
 		   c->reraises, inl->count, inl->sum, inl->max, ksd->count,
-		   ksd->sum, ksd->max);
+		   ksd->sum, ksd->max, c->tee_runs, c->tee_delay_ns);
 }
 
 /* teeprobe_softirq_show_stats - netrx_stats: a line per CPU, then "all" */
@@ -357,7 +374,7 @@ void teeprobe_softirq_show_stats(struct seq_file *m)
 		seq_puts(m, "# out of memory\n");
 		return;
 	}
-	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns\n");
+	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns tee_runs tee_delay_sum_ns\n");
 	for_each_possible_cpu(cpu) {
 		struct tp_netrx_cpu *st = per_cpu_ptr(&netrx_cpu, cpu);
 

@@ -19,6 +19,8 @@ struct teeprobe_netrx_counts {
 	u64 polls;		/* napi:napi_poll calls */
 	u64 budget_full;	/* polls that used their whole budget */
 	u64 reraises;		/* runs that left work and raised NET_RX again */
+	u64 tee_runs;		/* runs whose wait a TEE call's thread held up */
+	u64 tee_delay_ns;	/* the part of their waits it held the CPU */
 };
 
 #endif /* TEEPROBE_SOFTIRQ_H */

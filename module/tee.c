@@ -350,6 +350,53 @@ static struct tp_call *call_find_locked(unsigned int b, struct task_struct *task
 	return NULL;
 }
 
+/*
+ * The TEE clock of each CPU: how long threads inside TEE calls have run on
+ * it. A NET_RX raised on a CPU waits while such a thread holds it (spinning
+ * in the secure world with bottom halves off, or just not preempted); the
+ * NET_RX probes read the clock at the raise and at the run, and charge the
+ * difference to the TEE. Updated only on its own CPU with interrupts off.
+ */
+struct tp_tee_clock {
+	u64 total_ns;	/* closed stretches */
+	u64 since_ns;	/* a thread in a TEE call runs here since; 0 if none */
+};
+
+static DEFINE_PER_CPU(struct tp_tee_clock, tee_clock);
+
+/* tee_clock_start - a thread in a TEE call starts running on this CPU */
+static void tee_clock_start(u64 now)
+{
+	struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
+
+	if (c->since_ns && now > c->since_ns)	/* a stop we did not see */
+		c->total_ns += now - c->since_ns;
+	c->since_ns = now ? now : 1;
+}
+
+/* tee_clock_stop - it stops running here (switched out, or the call ended) */
+static void tee_clock_stop(u64 now)
+{
+	struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
+
+	if (c->since_ns && now > c->since_ns)
+		c->total_ns += now - c->since_ns;
+	c->since_ns = 0;
+}
+
+/*
+ * teeprobe_tee_clock_ns - this CPU's TEE clock at @now. Interrupts off;
+ * only differences of two readings on one CPU mean anything.
+ */
+u64 teeprobe_tee_clock_ns(u64 now)
+{
+	const struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
+
+	lockdep_assert_irqs_disabled();
+	return c->total_ns + (c->since_ns && now > c->since_ns ?
+			      now - c->since_ns : 0);
+}
+
 /* tp_sched_switch - charge switched-out time to the calls in flight */
 static void tp_sched_switch(TP_SCHED_SWITCH_PROTO)
 {
@@ -364,16 +411,20 @@ static void tp_sched_switch(TP_SCHED_SWITCH_PROTO)
 	raw_spin_lock(&call_hash[b].lock);
 	call = call_find_locked(b, prev);
 	/* Blocked: it went to sleep; otherwise it was preempted. */
-	if (call)
+	if (call) {
 		teeprobe_offcpu_out(&call->off, now,
 				    !preempt && prev_state != TASK_RUNNING);
+		tee_clock_stop(now);
+	}
 	raw_spin_unlock(&call_hash[b].lock);
 
 	b = call_bucket(next);
 	raw_spin_lock(&call_hash[b].lock);
 	call = call_find_locked(b, next);
-	if (call)
+	if (call) {
 		teeprobe_offcpu_in(&call->off, now);
+		tee_clock_start(now);
+	}
 	raw_spin_unlock(&call_hash[b].lock);
 }
 
@@ -439,6 +490,13 @@ static int ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	inst->start_ns = now;
 	inst->raw_cmd = (unsigned int)regs_get_kernel_argument(regs, 1);
 	inst->call = call_start(now);
+	if (inst->call) {
+		unsigned long flags;
+
+		local_irq_save(flags);
+		tee_clock_start(now);
+		local_irq_restore(flags);
+	}
 	trace_teeprobe_tee_ioctl_enter(teeprobe_tee_decode(inst->raw_cmd),
 				       inst->raw_cmd);
 	return 0;
@@ -472,6 +530,9 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		queue_wait = min(call->queue_wait_ns, duration);
 		raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
 		call_end(call);
+		local_irq_save(flags);
+		tee_clock_stop(now);
+		local_irq_restore(flags);
 	}
 	cpu = this_cpu_ptr(&tee_cpu);
 	if (!inst->call)

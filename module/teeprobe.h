@@ -44,6 +44,7 @@ void teeprobe_tee_show_probes(struct seq_file *m);
 void teeprobe_tee_show_stats(struct seq_file *m);
 void teeprobe_tee_show_hist(struct seq_file *m);
 void teeprobe_tee_show_threads(struct seq_file *m);
+u64 teeprobe_tee_clock_ns(u64 now);
 
 /* softirq.c: NET_RX softirq processing */
 int teeprobe_softirq_init(void);

@@ -124,7 +124,9 @@ TRACE_EVENT(teeprobe_tee_ioctl_exit,
  * The delay fields describe the raise -> entry delays of the runs in the
  * window, apart for runs at irq exit or bh enable (inline) and runs by
  * ksoftirqd; the p99 fields are upper bounds (the top of the log2 bucket
- * holding the percentile, at most the max).
+ * holding the percentile, at most the max). @tee_runs counts the runs
+ * whose wait overlapped a thread inside a TEE ioctl running on this CPU,
+ * @tee_delay_sum_ns the overlap: the NET_RX wait TEE calls caused.
  */
 TRACE_EVENT(teeprobe_netrx_window,
 
@@ -156,6 +158,8 @@ TRACE_EVENT(teeprobe_netrx_window,
 		__field(u64, ksoftirqd_delay_sum_ns)
 		__field(u64, ksoftirqd_delay_p99_ns)
 		__field(u64, ksoftirqd_delay_max_ns)
+		__field(u64, tee_runs)
+		__field(u64, tee_delay_sum_ns)
 	),
 
 	TP_fast_assign(
@@ -181,9 +185,11 @@ TRACE_EVENT(teeprobe_netrx_window,
 		__entry->ksoftirqd_delay_p99_ns =
 			teeprobe_hist_percentile(ksoftirqd_delay, 99);
 		__entry->ksoftirqd_delay_max_ns = ksoftirqd_delay->max;
+		__entry->tee_runs = c->tee_runs;
+		__entry->tee_delay_sum_ns = c->tee_delay_ns;
 	),
 
-	TP_printk("cpu=%d start_ns=%llu len_ns=%llu raises=%llu runs=%llu ksoftirqd_runs=%llu run_ns=%llu run_max_ns=%llu packets=%llu polls=%llu budget_full=%llu reraises=%llu inline_delay_count=%llu inline_delay_sum_ns=%llu inline_delay_p99_ns=%llu inline_delay_max_ns=%llu ksoftirqd_delay_count=%llu ksoftirqd_delay_sum_ns=%llu ksoftirqd_delay_p99_ns=%llu ksoftirqd_delay_max_ns=%llu",
+	TP_printk("cpu=%d start_ns=%llu len_ns=%llu raises=%llu runs=%llu ksoftirqd_runs=%llu run_ns=%llu run_max_ns=%llu packets=%llu polls=%llu budget_full=%llu reraises=%llu inline_delay_count=%llu inline_delay_sum_ns=%llu inline_delay_p99_ns=%llu inline_delay_max_ns=%llu ksoftirqd_delay_count=%llu ksoftirqd_delay_sum_ns=%llu ksoftirqd_delay_p99_ns=%llu ksoftirqd_delay_max_ns=%llu tee_runs=%llu tee_delay_sum_ns=%llu",
 		  __entry->cpu, __entry->start_ns, __entry->len_ns,
 		  __entry->raises, __entry->runs, __entry->ksoftirqd_runs,
 		  __entry->run_ns, __entry->run_max_ns, __entry->packets,
@@ -193,7 +199,8 @@ TRACE_EVENT(teeprobe_netrx_window,
 		  __entry->ksoftirqd_delay_count,
 		  __entry->ksoftirqd_delay_sum_ns,
 		  __entry->ksoftirqd_delay_p99_ns,
-		  __entry->ksoftirqd_delay_max_ns)
+		  __entry->ksoftirqd_delay_max_ns, __entry->tee_runs,
+		  __entry->tee_delay_sum_ns)
 );
 
 /*

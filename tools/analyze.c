@@ -27,8 +27,13 @@
 #define MAX_LAG		3	/* windows */
 #define MIN_PAIRS	5	/* windows for a correlation */
 
+#define MAX_RECORD_ARGS	32
+
 struct analyze_opts {
 	const char *input;
+	const char *duration;		/* live: record this long first */
+	const char *record_args[MAX_RECORD_ARGS];	/* -p PID ... */
+	int nr_record_args;
 	bool json;
 	bool windows;
 	struct verdict_opts v;
@@ -55,13 +60,15 @@ struct analysis {
 	struct verdict v;
 	struct link links[NR_LINKS];
 	struct cpu_row *cpus;
-	double seconds, client_handshakes, busy_windows;
+	double seconds, client_handshakes, busy_windows, tee_wait_runs;
+	double acceptors, acceptor_calls;	/* threads, their TEE calls */
 };
 
 static void analyze_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: teeprobe analyze [-i FILE] [--json] [--windows] [--target-us US]\n\n"
+		"usage: teeprobe analyze [-i FILE] [--json] [--windows] [--target-us US]\n"
+		"       teeprobe analyze -d SECONDS [-p PID]... [-w MS] [-i FILE] [...]\n\n"
 		"Names the link of the chain to blame for the handshake time of a\n"
 		"session recorded with 'teeprobe record' (default trace.dat), with\n"
 		"the numbers behind it: where a handshake's time goes, how TEE\n"
@@ -69,6 +76,10 @@ static void analyze_usage(FILE *out)
 		"window to window (Pearson's r at the best lag, and rank\n"
 		"correlation), per CPU and host-wide, and the verdict.\n\n"
 		"  -i, --input FILE   the recorded session\n"
+		"  -d, --duration S   live: record S seconds into FILE first (with\n"
+		"                     'teeprobe record'; -p and -w are passed to it)\n"
+		"  -p, --pid PID      (live) the service's process; repeatable\n"
+		"  -w, --window MS    (live) the window length of the session\n"
 		"      --json         one JSON object\n"
 		"      --windows      also print the time series, a line per window\n"
 		"      --target-us US a handshake time that is fine (default 10000,\n"
@@ -215,13 +226,66 @@ static void per_cpu(struct analysis *a)
 	free(ty);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * acceptor_tee - the TEE ioctl time (total, asleep, in set-up) of the
+ * threads that accepted the session's connections: the application's TEE
+ * time that handshakes wait for. TEE calls of other threads (a background
+ * job, another service) still show in the NET_RX evidence, not here.
+ */
+static void acceptor_tee(struct analysis *a, const struct session_events *ev,
+			 double *busy, double *off, double *setup)
+{
+	int *tids = xzalloc((ev->nhs + 1) * sizeof(*tids));
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < ev->nhs; i++)
+		if (!ev->hs[i].client)
+			tids[n++] = ev->hs[i].tid;
+	qsort(tids, n, sizeof(*tids), cmp_int);
+	/*
+	 * A request socket is sometimes freed outside accept() (its last
+	 * reference dropped in a softirq), and its event then carries the pid
+	 * of whatever thread ran: keep the threads with two events or more.
+	 */
+	for (i = 0; i < n; i++) {
+		size_t j = i;
+
+		while (j + 1 < n && tids[j + 1] == tids[i])
+			j++;
+		if (j > i)
+			tids[k++] = tids[i];
+		i = j;
+	}
+	a->acceptors = k;
+	for (i = 0; i < ev->ntee; i++) {
+		const struct tee_call *c = &ev->tee[i];
+
+		if (!bsearch(&c->tid, tids, k, sizeof(*tids), cmp_int))
+			continue;
+		a->acceptor_calls++;
+		*busy += c->dur_ns;
+		*off += c->offcpu_ns;
+		if (c->setup)
+			*setup += c->dur_ns;
+	}
+	free(tids);
+}
+
 /* gather - the evidence from the series and the session's summary */
 static void gather(struct analysis *a, const struct session_events *ev)
 {
 	const struct series *s = &a->s;
 	struct evidence *e = &a->e;
 	double hs = 0, s1 = 0, s2 = 0, s3 = 0, wait_pk = 0, pk = 0;
-	double inl = 0, ksd = 0, busy = 0, oncpu = 0, off = 0;
+	double inl = 0, ksd = 0, busy = 0, oncpu = 0, off = 0, teew = 0;
+	double setup = 0;
 	double *x, *y;
 	size_t i;
 
@@ -245,13 +309,14 @@ static void gather(struct analysis *a, const struct session_events *ev)
 		}
 		inl += p->inline_sum_ns;
 		ksd += p->ksoftirqd_sum_ns;
+		teew += p->tee_wait_ns;
+		a->tee_wait_runs += p->tee_wait_n;
 	}
 	for (i = 0; i < s->n; i++) {
-		busy += s->all[i].tee_busy_ns;
 		oncpu += s->all[i].tee_oncpu_ns;
-		off += s->all[i].tee_offcpu_ns;
 		a->busy_windows += s->all[i].hs > 0;
 	}
+	acceptor_tee(a, ev, &busy, &off, &setup);
 	a->seconds = s->n * s->len_ns / 1e9;
 	e->handshakes = hs;
 	e->syn_synack_ns = hs ? s1 / hs : NAN;
@@ -261,10 +326,11 @@ static void gather(struct analysis *a, const struct session_events *ev)
 	e->local_client = hs > 0 && a->client_handshakes >= hs / 2;
 	e->tee_per_hs_ns = hs ? busy / hs : NAN;
 	e->tee_blocked_share = share(off, busy);
-	e->tee_setup_share = a->sum.tee_setup_share;
+	e->tee_setup_share = share(setup, busy);
 	e->tee_oncpu_share = share(oncpu, a->seconds * 1e9 *
 				   (s->ncpus ? s->ncpus : 1));
 	e->ksoftirqd_share = share(ksd, inl + ksd);
+	e->tee_wait_share = share(teew, inl + ksd);
 
 	per_cpu(a);
 	e->r_tee_netrx = a->links[LINK_TEE_NETRX].best.r;
@@ -337,19 +403,22 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 		       us(v->part_ns[p]), 100 * share(v->part_ns[p], v->total_ns));
 	printf("  %-16s %12.0f us\n", "total", us(v->total_ns));
 	printf("  (NET_RX wait: %.0f us per packet, the SYN's and the ACK's%s;\n"
-	       "   TEE ioctls: the threads' time in TEE calls per handshake)\n",
+	       "   TEE ioctls: the accepting threads' time in TEE calls per handshake)\n",
 	       us(e->netrx_wait_ns), e->local_client ?
 	       ", and the client's SYN/ACK: the client runs on this host" : "");
 
 	printf("\nEvidence:\n");
-	printf("  TEE ioctls     %.0f calls, %.1f ms per handshake, %.0f %% asleep, "
-	       "%.0f %% in shared-memory set-up, on-CPU %.1f %% of CPU time\n",
-	       a->sum.tee_calls, e->tee_per_hs_ns / 1e6,
-	       100 * e->tee_blocked_share, 100 * e->tee_setup_share,
-	       100 * e->tee_oncpu_share);
-	printf("  NET_RX         %.0f runs/s for %.0f rx packets/s, %.0f %% of the wait "
-	       "by ksoftirqd\n", a->sum.netrx_per_s, a->sum.rx_packets_per_s,
-	       100 * e->ksoftirqd_share);
+	printf("  TEE ioctls     %.0f calls, on-CPU %.1f %% of CPU time; by the %.0f "
+	       "threads that accepted the connections: %.0f calls, %.1f ms per "
+	       "handshake, %.0f %% asleep, %.0f %% in shared-memory set-up\n",
+	       a->sum.tee_calls, 100 * e->tee_oncpu_share, a->acceptors,
+	       a->acceptor_calls, e->tee_per_hs_ns / 1e6,
+	       100 * e->tee_blocked_share, 100 * e->tee_setup_share);
+	printf("  NET_RX         %.0f runs/s for %.0f rx packets/s; of the wait, %.0f %% "
+	       "by ksoftirqd, %.0f %% while TEE calls held the CPU (%.0f runs)\n",
+	       a->sum.netrx_per_s, a->sum.rx_packets_per_s,
+	       100 * e->ksoftirqd_share, 100 * e->tee_wait_share,
+	       a->tee_wait_runs);
 	printf("  handshakes     %.1f/s; SYN->SYN/ACK %.0f us, SYN/ACK->ACK %.0f us, "
 	       "ACK->accept %.0f us\n", a->sum.handshakes_per_s,
 	       us(e->syn_synack_ns), us(e->synack_ack_ns), us(e->ack_accept_ns));
@@ -405,11 +474,15 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 	json_num("synack_ack_us", us(e->synack_ack_ns), ",");
 	json_num("ack_accept_us", us(e->ack_accept_ns), ",");
 	json_num("tee_calls", a->sum.tee_calls, ",");
+	json_num("acceptor_threads", a->acceptors, ",");
+	json_num("acceptor_tee_calls", a->acceptor_calls, ",");
 	json_num("tee_per_handshake_us", us(e->tee_per_hs_ns), ",");
 	json_num("tee_blocked_share", e->tee_blocked_share, ",");
 	json_num("tee_setup_share", e->tee_setup_share, ",");
 	json_num("tee_oncpu_share", e->tee_oncpu_share, ",");
 	json_num("ksoftirqd_share", e->ksoftirqd_share, ",");
+	json_num("tee_wait_share", e->tee_wait_share, ",");
+	json_num("tee_wait_runs", a->tee_wait_runs, ",");
 	json_num("netrx_per_s", a->sum.netrx_per_s, ",");
 	json_num("rx_packets_per_s", a->sum.rx_packets_per_s, ",");
 	json_num("handshakes_per_s", a->sum.handshakes_per_s, "},");
@@ -437,12 +510,33 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 	printf("]}\n");
 }
 
+/* record_live - "teeprobe record -d S -o FILE [-p ...]" before analysing */
+static int record_live(const struct analyze_opts *o)
+{
+	const char *args[MAX_RECORD_ARGS + 8];
+	int n = 0, i;
+
+	args[n++] = "record";
+	args[n++] = "-d";
+	args[n++] = o->duration;
+	args[n++] = "-o";
+	args[n++] = o->input;
+	for (i = 0; i < o->nr_record_args; i++)
+		args[n++] = o->record_args[i];
+	args[n] = NULL;
+	optind = 0;	/* getopt starts afresh for record's options */
+	return record_main(n, (char **)args) ? -1 : 0;
+}
+
 int analyze_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "window", required_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "windows", no_argument, NULL, 'w' },
+		{ "windows", no_argument, NULL, 'W' },
 		{ "target-us", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -455,15 +549,27 @@ int analyze_main(int argc, char **argv)
 	int c;
 
 	verdict_default_opts(&o.v);
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:p:w:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.input = optarg;
 			break;
+		case 'd':
+			o.duration = optarg;
+			break;
+		case 'p':
+		case 'w':
+			if (o.nr_record_args + 2 > MAX_RECORD_ARGS) {
+				err_msg("analyze: too many -p and -w options\n");
+				return 2;
+			}
+			o.record_args[o.nr_record_args++] = c == 'p' ? "-p" : "-w";
+			o.record_args[o.nr_record_args++] = optarg;
+			break;
 		case 'j':
 			o.json = true;
 			break;
-		case 'w':
+		case 'W':
 			o.windows = true;
 			break;
 		case 't':
@@ -487,6 +593,12 @@ int analyze_main(int argc, char **argv)
 		err_msg("analyze: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	if (o.nr_record_args && !o.duration) {
+		err_msg("analyze: -p and -w go with -d (a live session)\n");
+		return 2;
+	}
+	if (o.duration && record_live(&o))
+		return 1;
 	r = report_read(o.input);
 	if (!r)
 		return 1;

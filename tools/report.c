@@ -203,6 +203,7 @@ static void on_tee_exit(struct report *r, struct tep_event *event,
 	call->offcpu_ns = off;
 	call->runq_ns = field(event, record, "runq_ns");
 	call->cpu = record->cpu;
+	call->tid = tep_data_pid(event->tep, record);
 	for (i = 0; i < r->nr_cmds; i++)
 		if (r->cmds[i].id == id)
 			c = &r->cmds[i];
@@ -212,6 +213,8 @@ static void on_tee_exit(struct report *r, struct tep_event *event,
 		cmd_name(r, event, record, c->name, sizeof(c->name));
 	}
 	if (c) {
+		call->setup = !strcmp(c->name, "SHM_REGISTER") ||
+			      !strcmp(c->name, "SHM_ALLOC");
 		samples_add(&c->duration, d);
 		c->total_ns += d;
 		c->offcpu_ns += off;
@@ -251,6 +254,7 @@ static void on_tcp_handshake(struct report *r, struct tep_event *event,
 	r->ev.hs = grow(r->ev.hs, r->ev.nhs, &r->ev.cap_hs, sizeof(*r->ev.hs));
 	h = &r->ev.hs[r->ev.nhs++];
 	h->ts = record->ts;
+	h->tid = tep_data_pid(event->tep, record);
 	h->client = client;
 	h->syn_synack_ns = field(event, record, "syn_to_synack_ns");
 	h->synack_ack_ns = field(event, record, "synack_to_ack_ns");
@@ -294,6 +298,8 @@ static void on_netrx_window(struct report *r, struct tep_event *event,
 	nw->ksoftirqd_n = field(event, record, "ksoftirqd_delay_count");
 	nw->ksoftirqd_sum_ns = field(event, record, "ksoftirqd_delay_sum_ns");
 	nw->ksoftirqd_p99_ns = field(event, record, "ksoftirqd_delay_p99_ns");
+	nw->tee_runs = field(event, record, "tee_runs");
+	nw->tee_sum_ns = field(event, record, "tee_delay_sum_ns");
 	w = &r->win[cpu];
 	start = field(event, record, "start_ns") / 1e9;
 	end = start + field(event, record, "len_ns") / 1e9;

@@ -112,6 +112,8 @@ static void add_netrx(struct series *s, const struct netrx_win *w)
 		p[k]->inline_sum_ns += w->inline_sum_ns;
 		p[k]->ksoftirqd_n += w->ksoftirqd_n;
 		p[k]->ksoftirqd_sum_ns += w->ksoftirqd_sum_ns;
+		p[k]->tee_wait_n += w->tee_runs;
+		p[k]->tee_wait_ns += w->tee_sum_ns;
 		p[k]->delay_p99_ns = fmax(p[k]->delay_p99_ns,
 					  fmax(w->inline_p99_ns, w->ksoftirqd_p99_ns));
 	}

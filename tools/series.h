@@ -18,7 +18,8 @@
 /* One TEE ioctl, from its exit event */
 struct tee_call {
 	unsigned long long end_ns, dur_ns, offcpu_ns, runq_ns;
-	int cpu;
+	int cpu, tid;
+	bool setup;		/* SHM_REGISTER or SHM_ALLOC */
 };
 
 /* One CPU's NET_RX window (teeprobe_netrx_window) */
@@ -28,11 +29,13 @@ struct netrx_win {
 	double raises, runs, ksoftirqd_runs, run_ns, packets, reraises;
 	double inline_n, inline_sum_ns, inline_p99_ns;
 	double ksoftirqd_n, ksoftirqd_sum_ns, ksoftirqd_p99_ns;
+	double tee_runs, tee_sum_ns;	/* inline runs inside TEE calls */
 };
 
 /* One handshake (teeprobe_tcp_handshake) */
 struct hs_event {
 	unsigned long long ts;
+	int tid;		/* server: the thread that accepted it */
 	bool client;
 	unsigned long long syn_synack_ns, synack_ack_ns, ack_accept_ns;
 	unsigned long long connect_ns;
@@ -55,6 +58,7 @@ struct win_point {
 	double netrx_runs, packets, run_ns;
 	double inline_n, inline_sum_ns, ksoftirqd_n, ksoftirqd_sum_ns;
 	double delay_p99_ns;		/* the larger of the two p99s */
+	double tee_wait_n, tee_wait_ns;	/* the wait of runs TEE calls held */
 	/* server handshakes finished in the window, and their phase sums */
 	double hs, syn_synack_ns, synack_ack_ns, ack_accept_ns;
 	/* client handshakes (connect) finished in the window */

@@ -19,6 +19,7 @@
 #define TEE_ONCPU_MIN		0.05	/* of CPU time, to hold NET_RX back */
 #define TEE_NETRX_R_MIN		0.3	/* correlation, TEE vs NET_RX delay */
 #define KSOFTIRQD_MIN		0.5	/* ksoftirqd's share of the wait */
+#define TEE_WAIT_MIN		0.3	/* share of the wait behind TEE calls */
 
 static const char *const keys[NR_CAUSES] = {
 	[CAUSE_TEE_BLOCKING] = "tee-blocking",
@@ -110,9 +111,12 @@ static void split(const struct evidence *e, struct verdict *v)
 /* netrx_cause - why packets wait for NET_RX */
 static void netrx_cause(const struct evidence *e, struct verdict *v)
 {
-	if (nz(e->tee_oncpu_share) >= TEE_ONCPU_MIN &&
-	    nz(e->r_tee_netrx) >= TEE_NETRX_R_MIN &&
-	    nz(e->ksoftirqd_share) < KSOFTIRQD_MIN) {
+	if (nz(e->tee_wait_share) >= TEE_WAIT_MIN) {
+		v->cause = CAUSE_TEE_NETRX;
+		v->why = "NET_RX wait is the largest part, and much of it passed while threads inside TEE calls held the CPU";
+	} else if (nz(e->tee_oncpu_share) >= TEE_ONCPU_MIN &&
+		   nz(e->r_tee_netrx) >= TEE_NETRX_R_MIN &&
+		   nz(e->ksoftirqd_share) < KSOFTIRQD_MIN) {
 		v->cause = CAUSE_TEE_NETRX;
 		v->why = "NET_RX wait is the largest part; TEE calls hold the CPUs and the wait rises with them";
 	} else if (nz(e->ksoftirqd_share) >= KSOFTIRQD_MIN) {

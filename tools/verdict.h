@@ -20,6 +20,7 @@ struct evidence {
 	double tee_setup_share;		/* of TEE ioctl time, SHM set-up */
 	double tee_oncpu_share;		/* TEE on-CPU time / CPU time */
 	double ksoftirqd_share;		/* of NET_RX wait time, ksoftirqd's */
+	double tee_wait_share;		/* of NET_RX wait time, behind TEE calls */
 	double r_tee_netrx;		/* TEE on-CPU vs NET_RX delay, per window */
 };
 

@@ -93,6 +93,7 @@ check_eq "netrx_stats shows the window length" "# window_ms 50" "$(tail -n 1 $DE
 # --- counters against the kernel's own --------------------------------------------
 snapshot /tmp/t40-before
 check "hsbench soft: $conns connections across the lab NICs" lab_run soft "$conns" 10
+check_eq "soft crypto: no NET_RX run inside a TEE call" 0 "$(netrx_col all tee_runs)"
 sleep 0.3
 snapshot /tmp/t40-after
 kernel_runs=$(delta /tmp/t40-before /tmp/t40-after 1)
@@ -150,12 +151,19 @@ check "both window lengths were used (50 ms, then 100 ms)" sh -c "
 check "teesim reloads with 3 ms of CPU per registration" \
 	sh -c 'rmmod teesim && . "$0" && lab_load shm_cpu_us=3000' "$top/lab/lab.sh"
 check "insmod teeprobe" insmod "$ko"
-shares=() per_conn=()
+shares=() per_conn=() tee_wait=()
 for mode in hard-temp hard-reg; do
 	echo 1 >$DEBUGFS/reset
 	check "hsbench $mode: $conns connections" lab_run "$mode" "$conns" 10
 	shares+=("$(inline_share_over 1048576)")
 	per_conn+=("$(inline_count_over 1048576 "$conns")")
+	waits=$(( $(netrx_col all inline_delay_sum_ns) + $(netrx_col all ksoftirqd_delay_sum_ns) ))
+	tee_wait+=("$(awk -v t="$(netrx_col all tee_delay_sum_ns)" -v w="$waits" \
+		'BEGIN { printf "%.3f", w ? t / w : 0 }')")
+	check "$mode: runs held up by TEE calls ($(netrx_col all tee_runs)) are runs with a wait at most" \
+		test "$(netrx_col all tee_runs)" -le "$(( $(netrx_col all inline_delay_count) + $(netrx_col all ksoftirqd_delay_count) ))"
+	check "$mode: the TEE-held part of the waits is at most the waits" \
+		test "$(netrx_col all tee_delay_sum_ns)" -le "$waits"
 	echo "# $mode: inline raise->entry delays >= 1 ms: share ${shares[-1]}, per connection ${per_conn[-1]}; teesim bh_off_ns $(kv "$LAB_OUT/$mode-$conns/teesim.txt" bh_off_ns)"
 	grep -E '^(all|inline_delay)' $DEBUGFS/netrx_stats $DEBUGFS/netrx_hist | sed 's/^/# /'
 done
@@ -163,5 +171,7 @@ check "the secure world delays NET_RX at irq exit: inline runs delayed >= 1 ms p
 	awk -v t="${per_conn[0]}" -v r="${per_conn[1]}" 'BEGIN { exit !(t > 3 * r && t > 0.05) }'
 check "... and the inline delay histogram sits higher: share >= 1 ms, hard-temp ${shares[0]} > 1.2 x hard-reg ${shares[1]}" \
 	awk -v t="${shares[0]}" -v r="${shares[1]}" 'BEGIN { exit !(t > 1.2 * r) }'
+check "share of the NET_RX wait while TEE calls held the CPU: hard-temp ${tee_wait[0]} > 1.3 x hard-reg ${tee_wait[1]}" \
+	awk -v t="${tee_wait[0]}" -v r="${tee_wait[1]}" 'BEGIN { exit !(t > 1.3 * r && t > 0.1) }'
 check "rmmod teeprobe" rmmod teeprobe
 done_testing

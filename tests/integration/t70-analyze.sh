@@ -115,6 +115,18 @@ fi
 check "CPU hog: no TEE cause without TEE calls" \
 	jpy hog "exit(0 if not r['verdict']['cause'].startswith('tee') else 1)"
 
+# --- live: analyze -d records, then analyses ---------------------------------
+"$TEEPROBE" analyze -d 15 -i $out/live.dat --json >$out/live.json 2>$out/live.err &
+live=$!
+check "analyze -d starts a recording" wait_recording $out/live.err
+check "hard-temp, 10 threads x 100 connections, under a live analyze" \
+	lab_run hard-temp 100 10
+wait $live
+check_eq "analyze -d ends cleanly" 0 $?
+check "the live verdict counts the run's handshakes and names the TEE" \
+	jpy live "exit(0 if r['evidence']['handshakes'] >= 90 and r['verdict']['cause'] == 'tee-blocking' else 1)"
+check "the live session stays on disk for later" test -s $out/live.dat
+
 # --- bad input ---------------------------------------------------------------
 head -c 4096 $out/light.dat >$out/cut.dat
 check_fails "a cut file is refused" "not a readable|damaged|no teeprobe" "$TEEPROBE" analyze -i $out/cut.dat

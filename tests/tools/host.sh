@@ -34,6 +34,8 @@ check_fails "stat refuses -i 0" "interval from 0.1" "$TEEPROBE" stat -i 0
 check_fails "stat refuses -c -1" "positive count" "$TEEPROBE" stat -c -1
 check_fails "analyze refuses --target-us 0" "not a time in us" "$TEEPROBE" analyze --target-us 0
 check_fails "analyze refuses --target-us x" "not a time in us" "$TEEPROBE" analyze --target-us x
+check_fails "analyze -p needs -d" "go with -d" "$TEEPROBE" analyze -p 1
+check_fails "analyze -d 0 is refused by record" "positive duration" "$TEEPROBE" analyze -d 0 -i "$tmp/live.dat"
 "$TEEPROBE" analyze -i a b >/dev/null 2>&1
 check_eq "analyze with a stray argument exits 2" 2 $?
 check_fails "analyze on a missing file" "cannot open" "$TEEPROBE" analyze -i "$tmp/none.dat"

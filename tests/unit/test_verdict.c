@@ -92,6 +92,18 @@ int main(void)
 	       "NET_RX wait, TEE on-CPU and correlated, inline: tee-starves-netrx (%s)",
 	       verdict_key(v.cause));
 	e.r_tee_netrx = 0.1;
+	e.tee_wait_share = 0.6;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_NETRX,
+	       "... not correlated, but 60 %% of the wait measured inside TEE calls: tee-starves-netrx (%s)",
+	       verdict_key(v.cause));
+	e.ksoftirqd_share = 0.35;
+	e.tee_oncpu_share = 0;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_NETRX,
+	       "... the measured share decides, whatever the correlation or on-CPU share (%s)",
+	       verdict_key(v.cause));
+	e.tee_oncpu_share = 0.3;
+	e.ksoftirqd_share = 0.2;
+	e.tee_wait_share = 0.1;
 	tap_ok(decide(&e, &v) == CAUSE_SOFTIRQ_BH,
 	       "... not correlated with the TEE: softirq-bh-off (%s)", verdict_key(v.cause));
 	e.r_tee_netrx = NAN;
