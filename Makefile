@@ -5,11 +5,12 @@
 #   make check      install what is missing, build, run every test
 #   make demo       the lab case in a QEMU guest, with its diagnosis
 #   make bench      benchmarks (ratios measured side by side)
+#   make stress     reliability runs at full size (lab kernel, fuzzing)
 #   make clean
 KVER	?= $(shell uname -r)
 KDIR	?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules tools lab check demo bench clean deps
+.PHONY: all modules tools lab check demo bench stress clean deps
 
 all: modules tools
 
@@ -34,6 +35,9 @@ demo: deps
 
 bench: deps
 	bench/run
+
+stress: deps
+	scripts/stress
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

@@ -261,12 +261,13 @@ if check "two workers" tcp_case fast "$conns" "$threads" --workers 2 &&
 	b=$(p50_us "$out/stalled.trace" server ack_to_accept_ns)
 	timing_check "ACK -> accept p50 grows by at least one stall: $a -> $b us" \
 		grew_by_ms "$a" "$b" $((stall_us / 1000)) 100000
-	# hsbench's side: the mean time from connect()'s return to the
-	# reply (means subtract; busy workers also slow the client's connect)
-	ha=$(after_connect_us "$out/fast/soft-$conns/client.json")
+	# hsbench's side: the mean time from connect()'s return to the reply
+	# holds at least one stall. (Against the fast run's it is noise: a
+	# host busy with other guests once made the fast run's 71 ms and the
+	# stalled one's 34 ms.)
 	hb=$(after_connect_us "$out/stalled/soft-$conns/client.json")
-	timing_check "hsbench's mean wait after connect() grows too: $ha -> $hb us" \
-		grew_by_ms "$ha" "$hb" $((stall_us / 1000)) 100000
+	check "hsbench's mean wait after connect() holds at least one stall: $hb us" \
+		awk -v b="$hb" -v s="$stall_us" 'BEGIN { exit !(b >= s) }'
 	a=$(p50_us "$out/fast.trace" server syn_to_synack_ns)
 	b=$(p50_us "$out/stalled.trace" server syn_to_synack_ns)
 	timing_check "SYN -> SYN/ACK p50 does not grow with stalled workers: $a -> $b us" \

@@ -1,0 +1,184 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t85-stress - teeprobe under load and faults: insmod/rmmod cycles while
+# hsbench runs hard-temp at full load and teeprobe record sessions open and
+# close; teesim and the TEE core unloaded and reloaded under teeprobe; a CPU
+# taken offline and back with the probes active; a SYN flood against a
+# listener. The kernel's own checks (the lab kernel's KASAN, lockdep,
+# kmemleak, atomic-sleep) are read by vm-run, which fails the guest on any
+# report; this test adds a kmemleak scan at the end where the kernel has it.
+#
+# Sizes: TP_STRESS_CYCLES (default 20; make stress: 200) and TP_STRESS_SYNS
+# (default 20000; make stress: 300000).
+. "$(dirname "$0")/lib.sh"
+. "$top/lab/lab.sh"
+
+ko=$TP_MODULES/module/teeprobe.ko
+cycles=${TP_STRESS_CYCLES:-20}
+syns=${TP_STRESS_SYNS:-20000}
+# The debug kernel runs user space ~15x slower: smaller sizes in make check
+# (make stress sets its own).
+if [ "$TP_KERNEL" = lab ]; then
+	cycles=${TP_STRESS_CYCLES:-10}
+	syns=${TP_STRESS_SYNS:-3000}
+fi
+out=/tmp/t85
+export out
+rm -rf $out
+mkdir -p $out
+cd $out || exit 1
+
+[ -d /sys/module/teeprobe ] && rmmod teeprobe
+[ -d /sys/module/teesim ] && rmmod teesim
+check "teesim loads" lab_load
+
+# --- insmod/rmmod cycles under load ------------------------------------------
+port=7100
+"$HSBENCH" server --listen "$TP_SERVER_ADDR:$port" --mode hard-temp --duration 3600 \
+	--ready-file $out/ready >$out/server.txt 2>&1 &
+server=$!
+for i in $(seq 300); do [ -f $out/ready ] && break; sleep 0.1; done
+check "hsbench server (hard-temp) listens" test -f $out/ready
+# clients: rounds of 50 connections from 10 threads until told to stop
+(
+	rounds=0 failed=0
+	while [ ! -f $out/stop ]; do
+		ip netns exec "$TP_CLIENT_NETNS" "$HSBENCH" client --connect "$TP_SERVER_ADDR:$port" \
+			--connections 50 --threads 10 >/dev/null 2>>$out/client.err || failed=$((failed + 1))
+		rounds=$((rounds + 1))
+	done
+	echo "$rounds $failed" >$out/client.result
+) &
+clients=$!
+# record sessions opened and closed all along (they fail while the module
+# is out, and must say so and leave nothing behind)
+(
+	ok=0 refused=0
+	while [ ! -f $out/stop ]; do
+		if "$TEEPROBE" record -d 1 -q -o $out/rec.dat >>$out/record.log 2>&1; then
+			ok=$((ok + 1))
+		else
+			refused=$((refused + 1))
+		fi
+		sleep 0.2
+	done
+	echo "$ok $refused" >$out/record.result
+) &
+recorder=$!
+
+# rmmod_retry - rmmod, retrying while a record session holds the module
+rmmod_retry() {
+	local i
+	for i in $(seq 200); do
+		rmmod teeprobe 2>>$out/rmmod.err && return 0
+		sleep 0.1
+	done
+	return 1
+}
+done_cycles=0
+for i in $(seq "$cycles"); do
+	insmod "$ko" 2>>$out/insmod.err || break
+	sleep "0.$((RANDOM % 5))"
+	rmmod_retry || break
+	done_cycles=$i
+done
+check_eq "$cycles insmod/rmmod cycles under hard-temp load and record sessions" "$cycles" "$done_cycles"
+touch $out/stop
+wait $recorder
+wait $clients
+read -r rounds failed <$out/client.result
+check "the load went on: $rounds client rounds of 50 connections, none failed" \
+	test "$rounds" -ge 1 -a "$failed" = 0
+read -r rec_ok rec_refused <$out/record.result
+echo "# record sessions: $rec_ok recorded, $rec_refused refused (module out)"
+check "record sessions refused while the module was out said why" \
+	sh -c "[ $rec_refused = 0 ] || grep -q 'module is not loaded' $out/record.log"
+check_eq "no tracefs instance left behind by the sessions" 0 \
+	"$(ls $TRACEFS/instances | grep -c '^teeprobe-record-')"
+kill $server 2>/dev/null
+wait $server
+check "teeprobe loads again after the cycles" insmod "$ko"
+check "and counts TEE calls" sh -c "'$TEECLIENT' sm3 616263 >/dev/null &&
+	awk '\$1 == \"all\" && \$3 > 0 { f = 1 } END { exit !f }' $DEBUGFS/tee_stats"
+
+# --- teesim and the TEE core unloaded and reloaded under teeprobe ------------
+check "teesim unloads under teeprobe" rmmod teesim
+if [ -f "$LAB_MODULES/lab/teecore/tee.ko" ] || modinfo tee >/dev/null 2>&1; then
+	check "the TEE core unloads under teeprobe" rmmod tee
+	sed 's/^/# /' $DEBUGFS/tee_probes
+else
+	skip "the TEE core unloads under teeprobe" "built into this kernel"
+fi
+check "... and they load again" lab_load
+check "teeprobe follows the new TEE core's ioctls" sh -c "
+	echo 1 >$DEBUGFS/reset && '$TEECLIENT' sm3 616263 >/dev/null &&
+	awk '\$1 == \"all\" && \$3 > 0 { f = 1 } END { exit !f }' $DEBUGFS/tee_stats"
+
+# --- CPU hotplug with the probes active --------------------------------------
+if [ "$(nproc)" -ge 2 ] && [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	check "CPU 1 goes offline with teeprobe loaded" write_file /sys/devices/system/cpu/cpu1/online 0
+	check "hsbench hard-temp on the remaining CPU" lab_run hard-temp 40 4
+	check "CPU 1 comes back online" write_file /sys/devices/system/cpu/cpu1/online 1
+	check "hsbench hard-temp on both CPUs again" lab_run hard-temp 40 4
+	check "the NET_RX and TEE counters are still read" sh -c "
+		grep -q '^all ' $DEBUGFS/netrx_stats && grep -q '^all ' $DEBUGFS/tee_stats"
+else
+	skip "CPU hotplug" "one CPU, or no hotplug in this kernel"
+fi
+
+# --- SYN flood against a listener ----------------------------------------------
+rmmod teeprobe
+check "teeprobe loads with a 1 s handshake timeout" insmod "$ko" tcp_timeout_s=1
+flood_port=7200
+python3 -c "
+import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('$TP_SERVER_ADDR', $flood_port)); s.listen(8)
+open('$out/listening', 'w').close()
+time.sleep(3600)" &
+listener=$!
+for i in $(seq 100); do [ -f $out/listening ] && break; sleep 0.1; done
+mod_size() { awk '$1 == "teeprobe" { print $2 }' /proc/modules; }
+size_before=$(mod_size)
+slab_before=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+# From an address nobody answers for: the SYN/ACKs go nowhere, the request
+# sockets stay half-open until the kernel gives up on them.
+check "$syns SYNs from random ports at one listener (raw socket, client namespace)" \
+	ip netns exec "$TP_CLIENT_NETNS" python3 "$top/tests/integration/synflood.py" \
+	198.18.0.77 "$TP_SERVER_ADDR" $flood_port "$syns"
+sleep 1
+stats=$out/flood.stats
+cat $DEBUGFS/tcp_stats >$stats
+col() { awk -v p="$1" -v c="$2" '/^# cpu port/ { for (i = 3; i <= NF; i++) n[$i] = i }
+	$1 == "all" && $2 == p { print $(n[c]) }' $stats; }
+echo "# flood: syns $(col $flood_port syns) synacks $(col $flood_port synacks) syncookies $(col $flood_port syncookies) syn_drops $(col $flood_port syn_drops) overflows $(col $flood_port listen_overflows); $(grep '^# table' $stats)"
+check "the listener's SYNs are counted (>= 90 % of $syns)" \
+	awk -v n="$(col $flood_port syns)" -v s="$syns" 'BEGIN { exit !(n >= 0.9 * s) }'
+check "the overflow shows: syncookies, SYN drops or overflows counted" \
+	awk -v a="$(col $flood_port syncookies)" -v b="$(col $flood_port syn_drops)" \
+	-v c="$(col $flood_port listen_overflows)" 'BEGIN { exit !(a + b + c > 0) }'
+check "the handshake table stayed within its size" awk '/^# table/ {
+	for (i = 2; i < NF; i++) { if ($i == "size") s = $(i + 1); if ($i == "in_use") u = $(i + 1) }
+	exit !(u <= s) }' $stats
+check_eq "the module's memory did not grow (/proc/modules)" "$size_before" "$(mod_size)"
+slab_after=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+echo "# slab: $slab_before kB before, $slab_after kB after the flood"
+kill $listener
+wait $listener 2>/dev/null
+sleep 4
+check_eq "the table empties once the half-open handshakes time out" 0 \
+	"$(sed -n 's/^# table .*in_use \([0-9]*\).*/\1/p' $DEBUGFS/tcp_stats)"
+check "rmmod teeprobe after the flood" rmmod teeprobe
+
+# --- leaks -------------------------------------------------------------------------
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak
+	sleep 1
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak >$out/kmemleak.txt
+	check_eq "kmemleak: no leak in teeprobe" 0 "$(grep -c teeprobe $out/kmemleak.txt)"
+else
+	skip "kmemleak scan" "this kernel has no kmemleak"
+fi
+lab_unload
+done_testing
