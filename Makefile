@@ -5,11 +5,12 @@
 #   make check      install what is missing, build, run every test
 #   make demo       the lab case in a QEMU guest, with its diagnosis
 #   make bench      benchmarks (ratios measured side by side)
+#   make stress-badinput  t80-badinput with 100000 random inputs per file
 #   make clean
 KVER	?= $(shell uname -r)
 KDIR	?= /lib/modules/$(KVER)/build
 
-.PHONY: all modules tools lab check demo bench clean deps
+.PHONY: all modules tools lab check demo bench clean deps stress-badinput
 
 all: modules tools
 
@@ -34,6 +35,14 @@ demo: deps
 
 bench: deps
 	bench/run
+
+STRESS_KERNEL ?= 6.1
+STRESS_N ?= 100000
+stress-badinput: deps
+	scripts/build-modules $(STRESS_KERNEL)
+	tests/vm/vm-run -k $(STRESS_KERNEL) -t 7200 -o build/vm/stress-badinput -- \
+		env TP_BADINPUT_N=$(STRESS_N) TEST_TIMEOUT=7000 \
+		tests/integration/suite tests/integration/t80-badinput.sh
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
