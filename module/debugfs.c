@@ -43,16 +43,36 @@ static int version_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(version);
 
+/*
+ * copy_input - a write as a C string; refuse empty and overlong writes and
+ * NUL bytes, which would hide what follows them
+ */
+static int copy_input(char *buf, size_t size, const char __user *ubuf,
+		      size_t count)
+{
+	if (!count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (strlen(buf) != count)
+		return -EINVAL;
+	return 0;
+}
+
 /* reset_write - accept exactly "1" (with optional newline) and reset */
 static ssize_t reset_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
 	unsigned int value;
+	char buf[16];
 	int ret;
 
+	ret = copy_input(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
 	/* Every malformed or out-of-range value is the same error to a user. */
-	ret = kstrtouint_from_user(ubuf, count, 10, &value);
-	if (ret || value != 1)
+	if (kstrtouint(buf, 10, &value) || value != 1)
 		return -EINVAL;
 	teeprobe_reset_all();
 	return count;
@@ -65,13 +85,11 @@ static ssize_t pid_filter_write(struct file *file, const char __user *ubuf,
 	pid_t pids[TEEPROBE_MAX_PIDS];
 	unsigned int n = 0;
 	char buf[128], *cur, *tok;
-	int value;
+	int value, ret;
 
-	if (!count || count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
+	ret = copy_input(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
 	cur = strim(buf);
 	if (!*cur)
 		return -EINVAL;
@@ -79,7 +97,7 @@ static ssize_t pid_filter_write(struct file *file, const char __user *ubuf,
 		if (!*tok)
 			continue;
 		if (kstrtoint(tok, 10, &value) || value < 0 ||
-		    value > PID_MAX_LIMIT || n >= TEEPROBE_MAX_PIDS)
+		    value >= PID_MAX_LIMIT || n >= TEEPROBE_MAX_PIDS)
 			return -EINVAL;
 		if (value == 0) {
 			if (n || (cur && *skip_spaces(cur)))

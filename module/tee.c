@@ -938,9 +938,9 @@ int teeprobe_tee_init(void)
 	int ret;
 
 	for (i = 0; i < nr_pid_param; i++) {
-		if (pid_param[i] <= 0 || pid_param[i] > PID_MAX_LIMIT) {
+		if (pid_param[i] <= 0 || pid_param[i] >= PID_MAX_LIMIT) {
 			pr_err("pid=%d: must be a process id from 1 to %d\n",
-			       pid_param[i], (int)PID_MAX_LIMIT);
+			       pid_param[i], (int)PID_MAX_LIMIT - 1);
 			return -EINVAL;
 		}
 	}
