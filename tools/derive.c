@@ -9,12 +9,17 @@
 #include "derive.h"
 #include "utils.h"
 
-/* tables_load - @source of both snapshots as tables */
+/*
+ * tables_load - @source of both snapshots as tables. Both are parsed (and
+ * so initialised) even when the first is missing: tables_free frees both.
+ */
 void tables_load(struct tables *tb, const struct snapshot *a,
 		 const struct snapshot *b, const char *source)
 {
-	tb->ok = !table_parse(&tb->t[0], snapshot_text(a, source)) &&
-		 !table_parse(&tb->t[1], snapshot_text(b, source));
+	int ra = table_parse(&tb->t[0], snapshot_text(a, source));
+	int rb = table_parse(&tb->t[1], snapshot_text(b, source));
+
+	tb->ok = !ra && !rb;
 }
 
 /* tables_free - release both tables */

@@ -14,10 +14,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-cmd.h>
@@ -1081,10 +1084,49 @@ static void print_report(struct report *r, const struct report_opts *o)
 	}
 }
 
+/*
+ * instances_readable - does libtracecmd open every buffer of @input? Tried
+ * in a child on a handle of its own first: libtracecmd 3.1.6 crashes in
+ * the error path of tracecmd_buffer_instance_handle() when a buffer's
+ * section is damaged (it closes a shallow copy of the handle; trace-cmd
+ * report crashes too).
+ */
+static bool instances_readable(const char *input)
+{
+	struct tracecmd_input *handle, *inst;
+	int i, n, status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return true;	/* cannot tell: open them for real */
+	if (!pid) {
+		/* die quietly: the parent gives the message */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (!handle)
+			_exit(1);
+		n = tracecmd_buffer_instances(handle);
+		for (i = 0; i < n; i++) {
+			inst = tracecmd_buffer_instance_handle(handle, i);
+			if (!inst)
+				_exit(1);
+			tracecmd_close(inst);
+		}
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
 /* read_file - every buffer of @input into @r; 0, or -1 with a message */
 static int read_file(const char *input, struct report *r)
 {
-	struct tracecmd_input *handle, *inst;
+	struct tracecmd_input *handle, **inst = NULL;
 	struct stat st;
 	int i, n, ret = 0;
 
@@ -1103,20 +1145,29 @@ static int read_file(const char *input, struct report *r)
 			"not written by trace-cmd)\n", input);
 		return -1;
 	}
-	if (tracecmd_iterate_events(handle, NULL, 0, on_record, r) < 0)
-		ret = -1;
-	/* teeprobe record writes into its own instance: a buffer of its own. */
+	/*
+	 * teeprobe record writes into its own instance: a buffer of its own.
+	 * They are opened first, as the child of instances_readable did.
+	 */
 	n = tracecmd_buffer_instances(handle);
+	if (n > 0 && !instances_readable(input))
+		n = ret = -1;
+	if (n > 0)
+		inst = xzalloc(n * sizeof(*inst));
 	for (i = 0; i < n && !ret; i++) {
-		inst = tracecmd_buffer_instance_handle(handle, i);
-		if (!inst) {
+		inst[i] = tracecmd_buffer_instance_handle(handle, i);
+		if (!inst[i])
 			ret = -1;
-			break;
-		}
-		if (tracecmd_iterate_events(inst, NULL, 0, on_record, r) < 0)
-			ret = -1;
-		tracecmd_close(inst);
 	}
+	if (!ret && tracecmd_iterate_events(handle, NULL, 0, on_record, r) < 0)
+		ret = -1;
+	for (i = 0; i < n && inst[i]; i++) {
+		if (!ret &&
+		    tracecmd_iterate_events(inst[i], NULL, 0, on_record, r) < 0)
+			ret = -1;
+		tracecmd_close(inst[i]);
+	}
+	free(inst);
 	tracecmd_close(handle);
 	if (ret)
 		err_msg("report: %s is damaged: its events cannot all be read\n",

@@ -17,6 +17,7 @@
 
 #define DEFAULT_LEN_NS	100000000ULL	/* without NET_RX windows */
 #define MAX_WINDOWS	1000000
+#define MAX_POINTS	4000000	/* windows x (CPUs + 1): 550 MiB */
 
 /* index_of - the window holding time @t, or -1 outside the grid */
 static long index_of(const struct series *s, unsigned long long t)
@@ -87,6 +88,11 @@ static int grid(const struct session_events *ev, struct series *s)
 	if (s->n > MAX_WINDOWS) {
 		err_msg("the session spans %zu windows of %llu ms: more than %d\n",
 			s->n, len / 1000000, MAX_WINDOWS);
+		return -1;
+	}
+	if (s->n * (s->ncpus + 1) > MAX_POINTS) {
+		err_msg("the session spans %zu windows on %d CPUs: more than %d points\n",
+			s->n, s->ncpus, MAX_POINTS);
 		return -1;
 	}
 	return 0;

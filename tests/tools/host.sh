@@ -60,6 +60,18 @@ for seed in 1 2 3 4 5; do
 		"not a readable trace.dat|is damaged|no teeprobe events" \
 		"$TEEPROBE" report -i "$tmp/garbage$seed.dat"
 done
+# Real sessions (tests/fuzz/corpus): one whole, cut short, and one with
+# its instance buffer damaged (libtracecmd 3.1.6 crashed on it).
+corpus=$top/tests/fuzz/corpus/fuzz_trace
+check "report on a small real trace.dat" sh -c \
+	"'$TEEPROBE' report -i '$corpus/stall-small.dat' | grep -q 'teeprobe_netrx_window 32'"
+for n in 100 2000 12000 25000 33000; do
+	head -c $n "$corpus/stall-small.dat" >"$tmp/cut$n.dat"
+	check_fails "report on a trace.dat cut at $n bytes" \
+		"not a readable trace.dat|is damaged" "$TEEPROBE" report -i "$tmp/cut$n.dat"
+done
+check_fails "report on a trace.dat with a damaged instance buffer" "is damaged" \
+	"$TEEPROBE" report -i "$corpus/regress-damaged-instance.dat"
 check_fails "plot on an empty file" "not a readable trace.dat" \
 	"$TEEPROBE" plot -i "$tmp/empty.dat" -o "$tmp/empty"
 check_fails "plot on trace.dat magic followed by garbage" \
