@@ -290,29 +290,13 @@ static int conn_request_entry(struct kretprobe_instance *ri,
 	syn->answered = false;
 	syn->prev = this_cpu_read(tcp_syn_now);
 	this_cpu_write(tcp_syn_now, syn);
+	hs_count(syn->slot, TEEPROBE_TCP_SYNS);
+	/* tcp_conn_request drops a SYN that finds the accept queue full. */
+	if (sk_acceptq_is_full(sk))
+		hs_count(syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
 	return 0;
 }
 NOKPROBE_SYMBOL(conn_request_entry);
-
-/*
- * conn_request_pre - count the SYN. A plain kprobe beside the kretprobe:
- * under a SYN flood a softirq run serves hundreds of SYNs, and the
- * kretprobe's instances (freed only after an RCU grace period) run out --
- * the handshakes it misses are not timed, but every SYN is still counted.
- */
-static int conn_request_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TP_TCP_CONN_REQUEST_ARG_SK);
-	unsigned int slot = port_slot(sk->sk_num);
-
-	hs_count(slot, TEEPROBE_TCP_SYNS);
-	/* tcp_conn_request drops a SYN that finds the accept queue full. */
-	if (sk_acceptq_is_full(sk))
-		hs_count(slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
-	return 0;
-}
-NOKPROBE_SYMBOL(conn_request_pre);
 
 /* conn_request_return - the SYN was served: answered, or dropped */
 static int conn_request_return(struct kretprobe_instance *ri,
@@ -815,7 +799,6 @@ struct tp_tcp_probe {
 };
 
 static struct tp_tcp_probe tcp_probes[] = {
-	{ .symbol = TP_TCP_CONN_REQUEST, .pre = conn_request_pre },
 	{ .symbol = TP_TCP_CONN_REQUEST, .entry = conn_request_entry,
 	  .ret = conn_request_return, .data_size = sizeof(struct tp_syn) },
 	{ .symbol = TP_TCP_V4_SEND_SYNACK, .pre = send_synack_pre },

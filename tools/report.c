@@ -1028,9 +1028,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 	tables_load(&tp, &r->snap[0], &r->snap[1], "tcp_probes");
 	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
 		if (tp.t[1].nfields[i] > 0)
-			tcp_missed += tables_delta(&tp, tp.t[1].rows[i][0],
-						   tp.t[1].nfields[i] > 1 ?
-						   tp.t[1].rows[i][1] : NULL, "nmissed");
+			tcp_missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
 	tables_free(&tp);
 	tables_load(&ts, &r->snap[0], &r->snap[1], "tee_stats");
 	if (ts.ok) {
