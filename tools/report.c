@@ -1083,13 +1083,14 @@ static void print_report(struct report *r, const struct report_opts *o)
 }
 
 /*
- * instances_readable - does libtracecmd open every buffer of @input? Tried
- * in a child on a handle of its own first: libtracecmd 3.1.6 crashes in
- * the error path of tracecmd_buffer_instance_handle() when a buffer's
- * section is damaged (it closes a shallow copy of the handle; trace-cmd
- * report crashes too).
+ * file_opens - do libtracecmd and libtraceevent open @input and every
+ * buffer in it? Tried in a child first: on damaged files libtracecmd 3.1.6
+ * crashes in the error path of tracecmd_buffer_instance_handle() (it
+ * closes a shallow copy of the handle; trace-cmd report crashes too), and
+ * libtraceevent 1.7.1 in tracecmd_open() on a damaged event format. Found
+ * by tests/fuzz.
  */
-static bool instances_readable(const char *input)
+static bool file_opens(const char *input)
 {
 	struct tracecmd_input *handle, *inst;
 	int i, n, status;
@@ -1137,19 +1138,18 @@ static int read_file(const char *input, struct report *r)
 		return -1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
+	handle = file_opens(input) ?
+		 tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS) : NULL;
 	if (!handle) {
-		err_msg("report: %s is not a readable trace.dat (truncated, or "
-			"not written by trace-cmd)\n", input);
+		err_msg("report: %s is not a readable trace.dat (truncated, "
+			"damaged, or not written by trace-cmd)\n", input);
 		return -1;
 	}
 	/*
 	 * teeprobe record writes into its own instance: a buffer of its own.
-	 * They are opened first, as the child of instances_readable did.
+	 * They are opened first, as the child of file_opens did.
 	 */
 	n = tracecmd_buffer_instances(handle);
-	if (n > 0 && !instances_readable(input))
-		n = ret = -1;
 	if (n > 0)
 		inst = xzalloc(n * sizeof(*inst));
 	for (i = 0; i < n && !ret; i++) {

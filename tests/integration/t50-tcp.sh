@@ -55,8 +55,11 @@ after_connect_us() {
 }
 # within PCT A B - A and B differ by at most PCT percent of B
 within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
-# grew_by_ms A B LOW HIGH - B - A (us) is from LOW to HIGH ms
-grew_by_ms() { awk -v a="$1" -v b="$2" -v lo="$3" -v hi="$4" 'BEGIN { d = (b - a) / 1000; exit !(d >= lo && d <= hi) }'; }
+# at_least_ms B MS - B (us) is MS ms or more; below_ms B MS - B is under MS ms.
+# Lower and upper bounds set by the delay itself: a comparison with another
+# run's figure depends on how busy the host was then.
+at_least_ms() { awk -v b="$1" -v m="$2" 'BEGIN { exit !(b >= m * 1000) }'; }
+below_ms() { awk -v b="$1" -v m="$2" 'BEGIN { exit !(b < m * 1000) }'; }
 # less_ms A B MS - B exceeds A (us) by less than MS ms
 less_ms() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !((b - a) / 1000 < m) }'; }
 
@@ -236,17 +239,17 @@ elif check "IPv4 with ${delay_ms} ms netem delay on the client's NIC" tcp_case n
 		"$(tcp_stat $port accepted "$out/netem.stats") $(tcp_stat $port connected "$out/netem.stats")"
 	a=$(p50_us "$out/base.trace" server synack_to_ack_ns)
 	b=$(p50_us "$out/netem.trace" server synack_to_ack_ns)
-	timing_check "SYN/ACK -> ACK p50 grows by about the delay: $a -> $b us" \
-		grew_by_ms "$a" "$b" $((delay_ms / 2)) $((delay_ms * 2))
+	timing_check "SYN/ACK -> ACK p50 holds the ${delay_ms} ms delay: $a -> $b us" \
+		at_least_ms "$b" $delay_ms
 	a=$(p50_us "$out/base.trace" server syn_to_synack_ns)
 	b=$(p50_us "$out/netem.trace" server syn_to_synack_ns)
-	timing_check "SYN -> SYN/ACK p50 does not: $a -> $b us" less_ms "$a" "$b" $((delay_ms / 4))
+	timing_check "SYN -> SYN/ACK p50 does not: $a -> $b us" below_ms "$b" $((delay_ms / 2))
 	a=$(p50_us "$out/netem.trace" client connect_call_ns)
 	b=$(json_p50 "$d/client.json" connect_us)
 	check "netem: client connect() p50 teeprobe $a us, hsbench $b us (within 10 %)" within 10 "$a" "$b"
 	a=$(p50_us "$out/netem.trace" client connect_ns)
-	timing_check "netem: SYN_SENT -> ESTABLISHED grows by about the delay: $base_connect -> $a us" \
-		grew_by_ms "$base_connect" "$a" $((delay_ms / 2)) $((delay_ms * 2))
+	timing_check "netem: SYN_SENT -> ESTABLISHED holds the delay: $base_connect -> $a us" \
+		at_least_ms "$a" $delay_ms
 else
 	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
 fi
@@ -259,8 +262,8 @@ if check "two workers" tcp_case fast "$conns" "$threads" --workers 2 &&
 	tcp_case stalled "$conns" "$threads" --workers 2 --stall-us $stall_us; then
 	a=$(p50_us "$out/fast.trace" server ack_to_accept_ns)
 	b=$(p50_us "$out/stalled.trace" server ack_to_accept_ns)
-	timing_check "ACK -> accept p50 grows by at least one stall: $a -> $b us" \
-		grew_by_ms "$a" "$b" $((stall_us / 1000)) 100000
+	timing_check "ACK -> accept p50 holds at least one stall: $a -> $b us" \
+		at_least_ms "$b" $((stall_us / 1000))
 	# hsbench's side: the mean time from connect()'s return to the reply
 	# holds at least one stall. (Against the fast run's it is noise: a
 	# host busy with other guests once made the fast run's 71 ms and the
@@ -270,8 +273,8 @@ if check "two workers" tcp_case fast "$conns" "$threads" --workers 2 &&
 		awk -v b="$hb" -v s="$stall_us" 'BEGIN { exit !(b >= s) }'
 	a=$(p50_us "$out/fast.trace" server syn_to_synack_ns)
 	b=$(p50_us "$out/stalled.trace" server syn_to_synack_ns)
-	timing_check "SYN -> SYN/ACK p50 does not grow with stalled workers: $a -> $b us" \
-		less_ms "$a" "$b" $((stall_us / 4000))
+	timing_check "SYN -> SYN/ACK p50 does not hold the stall: $a -> $b us" \
+		below_ms "$b" $((stall_us / 1000))
 fi
 
 # --- IPv6 ---------------------------------------------------------------------

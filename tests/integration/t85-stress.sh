@@ -141,6 +141,10 @@ for i in $(seq 100); do [ -f $out/listening ] && break; sleep 0.1; done
 mod_size() { awk '$1 == "teeprobe" { print $2 }' /proc/modules; }
 size_before=$(mod_size)
 slab_before=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
+# cookies - the kernel's SyncookiesSent counter
+cookies() { awk '$1 == "TcpExt:" && !h { for (i = 2; i <= NF; i++) n[$i] = i; h = 1; next }
+	$1 == "TcpExt:" { print $(n["SyncookiesSent"]) }' /proc/net/netstat; }
+cookies_before=$(cookies)
 # From an address nobody answers for: the SYN/ACKs go nowhere, the request
 # sockets stay half-open until the kernel gives up on them.
 check "$syns SYNs from random ports at one listener (raw socket, client namespace)" \
@@ -149,7 +153,7 @@ check "$syns SYNs from random ports at one listener (raw socket, client namespac
 sleep 1
 stats=$out/flood.stats
 cat $DEBUGFS/tcp_stats >$stats
-col() { awk -v p="$1" -v c="$2" '/^# cpu port/ { for (i = 3; i <= NF; i++) n[$i] = i }
+col() { awk -v p="$1" -v c="$2" '/^# cpu port/ { for (i = 3; i <= NF; i++) n[$i] = i - 1 }
 	$1 == "all" && $2 == p { print $(n[c]) }' $stats; }
 echo "# flood: syns $(col $flood_port syns) synacks $(col $flood_port synacks) syncookies $(col $flood_port syncookies) syn_drops $(col $flood_port syn_drops) overflows $(col $flood_port listen_overflows); $(grep '^# table' $stats)"
 check "the listener's SYNs are counted (>= 90 % of $syns)" \
@@ -157,6 +161,8 @@ check "the listener's SYNs are counted (>= 90 % of $syns)" \
 check "the overflow shows: syncookies, SYN drops or overflows counted" \
 	awk -v a="$(col $flood_port syncookies)" -v b="$(col $flood_port syn_drops)" \
 	-v c="$(col $flood_port listen_overflows)" 'BEGIN { exit !(a + b + c > 0) }'
+check_eq "syncookies = the kernel's SyncookiesSent" "$(( $(cookies) - cookies_before ))" \
+	"$(col $flood_port syncookies)"
 check "the handshake table stayed within its size" awk '/^# table/ {
 	for (i = 2; i < NF; i++) { if ($i == "size") s = $(i + 1); if ($i == "in_use") u = $(i + 1) }
 	exit !(u <= s) }' $stats

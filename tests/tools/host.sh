@@ -70,8 +70,15 @@ for n in 100 2000 12000 25000 33000; do
 	check_fails "report on a trace.dat cut at $n bytes" \
 		"not a readable trace.dat|is damaged" "$TEEPROBE" report -i "$tmp/cut$n.dat"
 done
-check_fails "report on a trace.dat with a damaged instance buffer" "is damaged" \
+check_fails "report on a trace.dat with a damaged instance buffer" \
+	"not a readable trace.dat|is damaged" \
 	"$TEEPROBE" report -i "$corpus/regress-damaged-instance.dat"
+# trace-cmd report itself dies of SIGSEGV on this one (libtraceevent 1.7.1)
+check_fails "report on a trace.dat whose event format crashes libtraceevent" \
+	"not a readable trace.dat" \
+	"$TEEPROBE" report -i "$corpus/regress-libtraceevent-crash.dat"
+check_fails "analyze on it too" "not a readable trace.dat" \
+	"$TEEPROBE" analyze -i "$corpus/regress-libtraceevent-crash.dat"
 check_fails "plot on an empty file" "not a readable trace.dat" \
 	"$TEEPROBE" plot -i "$tmp/empty.dat" -o "$tmp/empty"
 check_fails "plot on trace.dat magic followed by garbage" \
