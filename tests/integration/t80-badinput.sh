@@ -7,14 +7,21 @@
 # insmod fail with a message and leave nothing loaded. Security: root-only
 # file modes, no kernel addresses in any file.
 #
-# TP_BADINPUT_N random inputs per file (default 1000, 100 on the lab
+# TP_BADINPUT_N random inputs per file (default 1000; 20 and every 6th
+# boundary input on the lab
 # kernel); "make stress" runs 100000.
 . "$(dirname "$0")/lib.sh"
 
 ko=$TP_MODULES/module/teeprobe.ko
 params=/sys/module/teeprobe/parameters
 n=${TP_BADINPUT_N:-1000}
-[ "$TP_KERNEL" = lab ] && n=${TP_BADINPUT_N:-100}
+[ "$TP_KERNEL" = lab ] && n=${TP_BADINPUT_N:-20}
+# ... and every 6th boundary input there, unless make stress asks for all
+[ "$TP_KERNEL" = lab ] && [ -z "$TP_BADINPUT_N" ] && export TP_BADINPUT_STEP=6
+# The largest pid the module takes (PID_MAX_LIMIT - 1): the lab kernel is
+# built with CONFIG_BASE_SMALL, which makes PID_MAX_LIMIT 32768.
+export TP_PID_MAX=4194303
+[ "$TP_KERNEL" = lab ] && TP_PID_MAX=32767
 fuzz="python3 $top/tests/integration/badinput.py"
 # A batch may take its time on a slow guest, but never hangs.
 batch_timeout=$((120 + n / 20))

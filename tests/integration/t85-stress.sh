@@ -16,11 +16,12 @@
 ko=$TP_MODULES/module/teeprobe.ko
 cycles=${TP_STRESS_CYCLES:-20}
 syns=${TP_STRESS_SYNS:-20000}
-# The debug kernel runs user space ~15x slower: smaller sizes in make check
-# (make stress sets its own).
-if [ "$TP_KERNEL" = lab ]; then
-	cycles=${TP_STRESS_CYCLES:-10}
-	syns=${TP_STRESS_SYNS:-3000}
+# On the debug kernel an insmod/rmmod cycle under load takes some 20 s:
+# make check leaves it to make stress, which sets the sizes.
+if [ "$TP_KERNEL" = lab ] && [ -z "$TP_STRESS_CYCLES" ]; then
+	skip "stress on the debug kernel" "make stress runs it (minutes per cycle batch); the stock kernels run it here"
+	done_testing
+	exit 0
 fi
 out=/tmp/t85
 export out
@@ -60,16 +61,18 @@ clients=$!
 		else
 			refused=$((refused + 1))
 		fi
-		sleep 0.2
+		# a gap for rmmod: an open session holds the module
+		sleep 2
 	done
 	echo "$ok $refused" >$out/record.result
 ) &
 recorder=$!
 
 # rmmod_retry - rmmod, retrying while a record session holds the module
+# (enabling its events takes tens of seconds on the debug kernel)
 rmmod_retry() {
 	local i
-	for i in $(seq 200); do
+	for i in $(seq 1200); do
 		rmmod teeprobe 2>>$out/rmmod.err && return 0
 		sleep 0.1
 	done
