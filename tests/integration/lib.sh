@@ -77,6 +77,19 @@ check_eq() {
 	fi
 }
 
+# wait_recording ERRFILE - until teeprobe record says it records (enabling
+# events patches kernel text: tens of seconds on the debug kernel)
+wait_recording() {
+	local i
+	for i in $(seq 1200); do
+		grep -q '^teeprobe: recording to ' "$1" && return 0
+		sleep 0.1
+	done
+	cat "$1"
+	return 1
+}
+export -f wait_recording
+
 # skip NAME REASON - a test that cannot run here
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 

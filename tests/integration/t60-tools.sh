@@ -19,18 +19,6 @@ cd $out || exit 1
 jq_py() { python3 -c "import json,sys; r = json.load(open('$out/r.json')); print($1)"; }
 # instances_left - the tracefs instances teeprobe record made and left
 instances_left() { ls $TRACEFS/instances | grep -c '^teeprobe-record-'; }
-# wait_recording ERRFILE - until record says it records (enabling events
-# patches kernel text: tens of seconds on the debug kernel)
-wait_recording() {
-	local i
-	for i in $(seq 1200); do
-		grep -q '^teeprobe: recording to ' "$1" && return 0
-		sleep 0.1
-	done
-	cat "$1"
-	return 1
-}
-export -f wait_recording
 # netrx_runs - NET_RX runs of all CPUs in netrx_stats
 netrx_runs() { awk '$1 == "all" { print $3 }' $DEBUGFS/netrx_stats; }
 

@@ -23,17 +23,6 @@ if [ "$TP_KERNEL" = lab ]; then
 	exit
 fi
 
-# wait_recording ERRFILE - until record says it records
-wait_recording() {
-	local i
-	for i in $(seq 1200); do
-		grep -q '^teeprobe: recording to ' "$1" && return 0
-		sleep 0.1
-	done
-	cat "$1"
-	return 1
-}
-
 # scenario NAME MODE CONNS THREADS [SERVER-OPTION...] - one recorded lab run,
 # then analyze --json into NAME.json
 scenario() {
@@ -51,7 +40,7 @@ scenario() {
 	"$TEEPROBE" analyze -i $out/$name.dat --json >$out/$name.json 2>$out/$name.err &&
 		"$TEEPROBE" analyze -i $out/$name.dat --windows >$out/$name.txt 2>>$out/$name.err
 }
-export -f scenario wait_recording lab_run kv
+export -f scenario lab_run kv
 
 # cause NAME - the verdict's cause in NAME.json
 cause() { python3 -c "import json; print(json.load(open('$out/$1.json'))['verdict']['cause'])"; }
