@@ -1243,7 +1243,7 @@ void report_summarize(struct report *r, struct session_summary *s)
 {
 	const struct snapshot *a = &r->snap[0], *b = &r->snap[1];
 	double pct[5], bucket[HIST_BUCKETS], runs, calls = 0, total = 0;
-	double off = 0, accepted = 0, setup = 0;
+	double off = 0, accepted = 0;
 	struct tables tb;
 	int i;
 
@@ -1270,14 +1270,8 @@ void report_summarize(struct report *r, struct session_summary *s)
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
 		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
 			continue;
-		double t = tables_delta(&tb, "all", tb.t[1].rows[i][1], "total_ns");
-
 		calls += tables_delta(&tb, "all", tb.t[1].rows[i][1], "calls");
-		total += t;
-		/* shared-memory set-up: the per-call cost REGISTER type avoids */
-		if (!strcmp(tb.t[1].rows[i][1], "SHM_REGISTER") ||
-		    !strcmp(tb.t[1].rows[i][1], "SHM_ALLOC"))
-			setup += t;
+		total += tables_delta(&tb, "all", tb.t[1].rows[i][1], "total_ns");
 		off += tables_delta(&tb, "all", tb.t[1].rows[i][1], "offcpu_ns");
 	}
 	s->tee_calls_per_s = tb.ok ? rate(calls, s->seconds) : NAN;
@@ -1285,7 +1279,6 @@ void report_summarize(struct report *r, struct session_summary *s)
 	s->tee_mean_ns = calls > 0 ? total / calls : NAN;
 	s->tee_calls = tb.ok ? calls : NAN;
 	s->tee_total_ns = tb.ok ? total : NAN;
-	s->tee_setup_share = tb.ok ? share(setup, total) : NAN;
 	tables_free(&tb);
 	tables_load(&tb, a, b, "tcp_stats");
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++)

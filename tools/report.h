@@ -17,7 +17,6 @@ struct session_summary {
 	double inline_delay_p99_ns, ksoftirqd_share;
 	double tee_calls_per_s, tee_blocked_share, tee_mean_ns;
 	double tee_calls, tee_total_ns;		/* in the session */
-	double tee_setup_share;	/* of TEE time: SHM_REGISTER and SHM_ALLOC */
 	double handshakes_per_s, accepted;
 	double syn_synack_ns, synack_ack_ns, ack_accept_ns;	/* means */
 	double connect_ns;					/* mean */
