@@ -33,8 +33,9 @@ static int param_set_window_ms(const char *val, const struct kernel_param *kp)
 
 	if (kstrtouint(val, 10, &value) || value < TP_WINDOW_MS_MIN ||
 	    value > TP_WINDOW_MS_MAX) {
-		pr_err("window_ms: must be a number from %u to %u\n",
-		       TP_WINDOW_MS_MIN, TP_WINDOW_MS_MAX);
+		/* a script writing in a loop must not flood the log */
+		pr_err_ratelimited("window_ms: must be a number from %u to %u\n",
+				   TP_WINDOW_MS_MIN, TP_WINDOW_MS_MAX);
 		return -EINVAL;
 	}
 	WRITE_ONCE(window_ms, value);

@@ -14,12 +14,16 @@ STEP_TIMEOUT=${STEP_TIMEOUT:-60}
 export top TP_MODULES TEEPROBE DEBUGFS TRACEFS
 tap_n=0
 tap_failed=0
+tap_last=$SECONDS
 
-# tap_result - print one result line; $1 is 0 for pass
+# tap_result - print one result line; $1 is 0 for pass. A result that came
+# 20 s or more after the one before it says so, for the slow guests' budget.
 tap_result() {
 	local rc=$1
 	shift
 	tap_n=$((tap_n + 1))
+	[ $((SECONDS - tap_last)) -lt 20 ] || echo "# $((SECONDS - tap_last)) s since the previous result"
+	tap_last=$SECONDS
 	if [ "$rc" = 0 ]; then
 		echo "ok $tap_n - $*"
 	else

@@ -29,38 +29,57 @@ batch_timeout=$((120 + n / 20))
 # all_readable - cat every readable debugfs file and parameter
 all_readable() {
 	local f
+	local t0
 	for f in "$DEBUGFS"/* "$params"/*; do
 		[ "$(stat -c %a "$f")" = 200 ] && continue
+		t0=$SECONDS
 		cat "$f" >/dev/null || { echo "cannot read $f"; return 1; }
+		[ $((SECONDS - t0)) -lt 5 ] || echo "reading $f took $((SECONDS - t0)) s"
 	done
+}
+
+# step WHAT CMD... - one step of still_works, named and timed, so a failure
+# or a timeout shows which step it was
+step() {
+	local what=$1 t0=$SECONDS
+	shift
+	echo "step: $what"
+	"$@" || { echo "step failed: $what"; return 1; }
+	[ $((SECONDS - t0)) -lt 5 ] || echo "step took $((SECONDS - t0)) s: $what"
 }
 
 # still_works - valid writes are taken and read back; every file reads
 still_works() {
-	write_file "$DEBUGFS/reset" 1 &&
-	write_file "$DEBUGFS/pid_filter" "1 2" &&
-	[ "$(cat "$DEBUGFS/pid_filter")" = "1 2" ] &&
-	write_file "$DEBUGFS/pid_filter" 0 &&
-	[ "$(cat "$DEBUGFS/pid_filter")" = all ] &&
-	write_file "$params/window_ms" 250 &&
-	[ "$(cat "$params/window_ms")" = 250 ] &&
-	write_file "$params/window_ms" 100 &&
-	all_readable
+	step "reset" write_file "$DEBUGFS/reset" 1 &&
+	step "pid_filter 1 2" write_file "$DEBUGFS/pid_filter" "1 2" &&
+	step "pid_filter reads 1 2" test "$(cat "$DEBUGFS/pid_filter")" = "1 2" &&
+	step "pid_filter 0" write_file "$DEBUGFS/pid_filter" 0 &&
+	step "pid_filter reads all" test "$(cat "$DEBUGFS/pid_filter")" = all &&
+	step "window_ms 250" write_file "$params/window_ms" 250 &&
+	step "window_ms reads 250" test "$(cat "$params/window_ms")" = 250 &&
+	step "window_ms 100" write_file "$params/window_ms" 100 &&
+	step "every file reads" all_readable
 }
 
 export ko params
-export -f write_file all_readable
+export -f write_file all_readable step
 
 # batch KIND PATH - the boundary list and $n random inputs, checked
 batch() {
-	local out rc
+	local out rc t0
 	out=$(timeout -k 5 "$batch_timeout" $fuzz "$1" "$2" "$n" 2>&1)
 	rc=$?
 	tap_result "$rc" "$1: boundary and $n random inputs as documented ($(echo "$out" |
 		sed -n 's/^SUMMARY //p'))"
 	echo "$out" | grep -v '^SUMMARY' | tail -n 22 | diag
 	[ "$rc" = 0 ] || echo "# exit status $rc"
-	check "$1: module still works afterwards" still_works
+	t0=$SECONDS
+	out=$(run_step still_works 2>&1)
+	rc=$?
+	tap_result "$rc" "$1: module still works afterwards"
+	echo "$out" | grep -v '^step: ' | diag
+	[ "$rc" = 0 ] || { echo "$out" | tail -n 3 | diag; echo "# exit status $rc"; }
+	echo "# the check took $((SECONDS - t0)) s"
 	check_eq "$1: module is still live" live "$(cat /sys/module/teeprobe/initstate 2>&1)"
 }
 
