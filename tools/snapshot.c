@@ -81,17 +81,17 @@ static void add_file(struct snapshot *s, const char *source, const char *path,
 	free(text);
 }
 
-/* add_debugfs - every readable file of teeprobe's debugfs directory */
-static void add_debugfs(struct snapshot *s)
+/*
+ * snapshot_add_dir - every readable regular file of @dir as a source named
+ * after the file (teeprobe's debugfs directory, or a copy of it)
+ */
+void snapshot_add_dir(struct snapshot *s, const char *dir)
 {
-	char *dir = teeprobe_debugfs_path("");
 	struct dirent **names;
 	char path[4096];
 	struct stat st;
 	int i, n;
 
-	if (!dir)
-		return;
 	n = scandir(dir, &names, NULL, alphasort);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
@@ -102,6 +102,16 @@ static void add_debugfs(struct snapshot *s)
 	}
 	if (n >= 0)
 		free(names);
+}
+
+/* add_debugfs - every readable file of teeprobe's debugfs directory */
+static void add_debugfs(struct snapshot *s)
+{
+	char *dir = teeprobe_debugfs_path("");
+
+	if (!dir)
+		return;
+	snapshot_add_dir(s, dir);
 	free(dir);
 }
 

@@ -38,6 +38,7 @@ struct snapshot {
 };
 
 void snapshot_take(struct snapshot *s);
+void snapshot_add_dir(struct snapshot *s, const char *dir);
 void snapshot_free(struct snapshot *s);
 void snapshot_add_line(struct snapshot *s, const char *source, const char *line);
 const char *snapshot_text(const struct snapshot *s, const char *source);

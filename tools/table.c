@@ -114,6 +114,17 @@ double table_num(const struct table *t, int row, int col)
 	return strtod(t->rows[row][col], NULL);
 }
 
+/*
+ * table_u64 - the field as an unsigned integer, exact beyond 2^53 (the
+ * module's nanosecond sums); 0 when it is missing or not a number
+ */
+unsigned long long table_u64(const struct table *t, int row, int col)
+{
+	if (row < 0 || col < 0 || row >= t->nrows || col >= t->nfields[row])
+		return 0;
+	return strtoull(t->rows[row][col], NULL, 10);
+}
+
 /* table_get - the value of column @col in the row keyed @key0, @key1 */
 double table_get(const struct table *t, const char *key0, const char *key1,
 		 const char *col)

@@ -21,6 +21,7 @@ void table_free(struct table *t);
 int table_col(const struct table *t, const char *name);
 int table_find(const struct table *t, const char *key0, const char *key1);
 double table_num(const struct table *t, int row, int col);
+unsigned long long table_u64(const struct table *t, int row, int col);
 double table_get(const struct table *t, const char *key0, const char *key1,
 		 const char *col);
 

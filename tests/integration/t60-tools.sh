@@ -3,7 +3,8 @@
 # t60-tools - teeprobe record and report on a lab run: the report's numbers
 # against the module's counters and the lab's own, trace-cmd reading the
 # same file, the session's settings restored, Ctrl-C leaving no tracefs
-# instance behind, and damaged files refused cleanly.
+# instance behind, and damaged files refused cleanly; stat --prometheus's
+# totals against the lab's and /proc/softirqs.
 . "$(dirname "$0")/lib.sh"
 . "$top/lab/lab.sh"
 
@@ -21,13 +22,24 @@ jq_py() { python3 -c "import json,sys; r = json.load(open('$out/r.json')); print
 instances_left() { ls $TRACEFS/instances | grep -c '^teeprobe-record-'; }
 # netrx_runs - NET_RX runs of all CPUs in netrx_stats
 netrx_runs() { awk '$1 == "all" { print $3 }' $DEBUGFS/netrx_stats; }
+# softirqs_net_rx - NET_RX runs of all CPUs since boot, by the kernel
+softirqs_net_rx() { awk '$1 == "NET_RX:" { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs; }
+# prom_sum REGEX - the sum of the samples in $out/teeprobe.prom whose name
+# and labels match REGEX
+prom_sum() { awk -v re="$1" '$1 ~ re { s += $2 } END { printf "%.0f\n", s }' $out/teeprobe.prom; }
 
 [ -d /sys/module/teeprobe ] && rmmod teeprobe
 check_fails "record without the module says so" "module is not loaded" \
 	"$TEEPROBE" record -d 1 -o $out/none.dat
+"$TEEPROBE" stat --prometheus -o $out/none.prom 2>$out/none.err
+check_eq "stat --prometheus without the module exits 1" 1 $?
+check "... says so" grep -q "module is not loaded" $out/none.err
+check "... and its file says teeprobe_up 0" grep -qx "teeprobe_up 0" $out/none.prom
 [ -d /sys/module/teesim ] && rmmod teesim
 check "teesim loads" lab_load
+rx_before_insmod=$(softirqs_net_rx)
 check "insmod teeprobe" insmod "$ko"
+rx_after_insmod=$(softirqs_net_rx)
 
 # --- a session around one lab run, ended by Ctrl-C ----------------------------
 echo 1 >/sys/kernel/debug/teesim/reset
@@ -47,6 +59,27 @@ runs_after=$(netrx_runs)
 check_eq "... and leaves no tracefs instance behind" 0 "$(instances_left)"
 check_eq "... and restores the window length" 100 "$(cat /sys/module/teeprobe/parameters/window_ms)"
 check "record said where the file is" grep -q "teeprobe report -i $out/run.dat" $out/record.err
+
+# --- teeprobe stat --prometheus: the module's totals since insmod -------------
+# Nothing but the lab run above used the TEE or port $LAB_PORT since then.
+rx_before=$(softirqs_net_rx)
+check "stat --prometheus -o writes its file" "$TEEPROBE" stat --prometheus -o $out/teeprobe.prom
+rx_after=$(softirqs_net_rx)
+[ -d "$TP_OUT" ] && cp $out/teeprobe.prom "$TP_OUT/"
+check "the file passes promparse.py" python3 "$top/tests/tools/promparse.py" \
+	--expect teeprobe_tee_ioctl_duration_seconds --expect teeprobe_netrx_raise_to_entry_seconds \
+	--expect teeprobe_tcp_handshake_phase_seconds $out/teeprobe.prom
+check "it says teeprobe_up 1" grep -qx "teeprobe_up 1" $out/teeprobe.prom
+check_eq "TEE INVOKE calls of all CPUs = teesim's invokes" "$(kv $out/teesim.txt invoke)" \
+	"$(prom_sum '^teeprobe_tee_ioctls_total[{]cpu="[0-9]+",cmd="INVOKE"[}]$')"
+check_eq "the INVOKE histogram's count = the same calls" "$(kv $out/teesim.txt invoke)" \
+	"$(prom_sum '^teeprobe_tee_ioctl_duration_seconds_count[{]cmd="INVOKE"[}]$')"
+check_eq "TCP accepted on port $LAB_PORT = hsbench's connections" "$conns" \
+	"$(prom_sum "^teeprobe_tcp_accepted_total[{]port=\"$LAB_PORT\"[}]\$")"
+prom_runs=$(prom_sum '^teeprobe_netrx_runs_total[{]cpu="[0-9]+"[}]$')
+check "NET_RX runs of all CPUs ($prom_runs) = /proc/softirqs NET_RX since insmod" \
+	awk -v p="$prom_runs" -v lo="$((rx_before - rx_after_insmod))" \
+	-v hi="$((rx_after - rx_before_insmod))" 'BEGIN { exit !(p > 0 && p >= lo - 2 && p <= hi + 2) }'
 
 check "teeprobe report reads it" sh -c "'$TEEPROBE' report -i $out/run.dat >$out/r.txt"
 check "teeprobe report --json reads it" sh -c "'$TEEPROBE' report -i $out/run.dat --json >$out/r.json"

@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# prometheus.sh - "teeprobe stat --prometheus" on the build host, without
+# the module: its output for debugfs files recorded in a guest
+# (debugfs/6.1-hard-temp) checked by promtool (extracted from Debian's
+# prometheus package by scripts/promtool) and by promparse.py, the atomic
+# -o FILE, the repeating mode, and the module missing. promparse.py is
+# itself checked on broken expositions, so a parser that accepts anything
+# cannot pass.
+. "$(dirname "$0")/../integration/lib.sh"
+
+here=$top/tests/tools
+recorded=$here/debugfs/6.1-hard-temp
+promparse=$here/promparse.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$TEEPROBE" stat --prometheus --debugfs "$recorded" >"$tmp/rec.prom" 2>"$tmp/rec.err"
+check_eq "stat --prometheus --debugfs DIR exits 0" 0 $?
+check "its output passes promparse.py" "$promparse" \
+	--expect teeprobe_up --expect teeprobe_tee_ioctl_duration_seconds \
+	--expect teeprobe_netrx_raise_to_entry_seconds \
+	--expect teeprobe_tcp_handshake_phase_seconds --expect teeprobe_netrx_runs_total \
+	"$tmp/rec.prom"
+
+if promtool=$("$top/scripts/promtool" 2>"$tmp/promtool.err"); then
+	"$promtool" check metrics <"$tmp/rec.prom" >"$tmp/lint.txt" 2>&1
+	rc=$?
+	check_eq "promtool check metrics: exit status 0" 0 $rc
+	check_eq "promtool check metrics: no lint problems" "" "$(cat "$tmp/lint.txt")"
+	# promtool is no rubber stamp either: a counter without _total
+	printf '# HELP x_seconds x\n# TYPE x_seconds counter\nx_seconds 1\n' |
+		"$promtool" check metrics >"$tmp/lint-bad.txt" 2>&1
+	check "promtool flags a counter not named _total" grep -q '_total' "$tmp/lint-bad.txt"
+else
+	why=$(tail -n 1 "$tmp/promtool.err")
+	for name in "promtool check metrics: exit status 0" \
+		"promtool check metrics: no lint problems" \
+		"promtool flags a counter not named _total"; do
+		skip "$name" "no promtool here (${why:-scripts/promtool failed}); promparse.py checks"
+	done
+fi
+
+# --- promparse.py refuses what Prometheus or its conventions refuse ---------
+# bad NAME PATTERN TEXT - promparse must fail on TEXT saying PATTERN
+bad() {
+	printf '%b' "$3" >"$tmp/bad.prom"
+	check_fails "promparse refuses $1" "$2" "$promparse" "$tmp/bad.prom"
+}
+h='# HELP h_seconds h\n# TYPE h_seconds histogram\n'
+c='# HELP c_total c\n# TYPE c_total counter\n'
+g='# HELP g g\n# TYPE g gauge\n'
+bad "a family split in two" "not contiguous" "${c}c_total{a=\"1\"} 1\n${g}g 1\nc_total{a=\"2\"} 1\n"
+bad "a sample without TYPE" "before any # TYPE" "c_total 1\n"
+bad "a sample without HELP" "without a # HELP" "# TYPE c_total counter\nc_total 1\n"
+bad "TYPE after the samples" "after its samples" "# HELP c_total c\nc_total 1\n# TYPE c_total counter\n"
+bad "a second TYPE" "second # TYPE" "${c}# TYPE c_total counter\nc_total 1\n"
+bad "a duplicate series" "twice" "${c}c_total{a=\"1\"} 1\nc_total{a=\"1\"} 2\n"
+bad "a bad metric name" "not a metric name" "${g}9g 1\n"
+bad "a bad label name" "not a label name" "${g}g{1a=\"1\"} 1\n"
+bad "a reserved label name" "reserved" "${g}g{__name=\"1\"} 1\n"
+bad "an unknown escape" "invalid escape" "${g}g{a=\"x\\\\qy\"} 1\n"
+bad "an unclosed label value" "not closed" "${g}g{a=\"x} 1\n"
+bad "a value that is no number" "not a number" "${g}g 1,5\n"
+bad "a counter not named _total" "not named \\*_total" "# HELP c c\n# TYPE c counter\nc 1\n"
+bad "a gauge named _total" "named \\*_total" "# HELP g_total g\n# TYPE g_total gauge\ng_total 1\n"
+bad "a negative counter" "counter c_total is -1" "${c}c_total -1\n"
+bad "nanoseconds in a name" "not a base unit" "# HELP d_ns d\n# TYPE d_ns gauge\nd_ns 1\n"
+bad "buckets that are not cumulative" "not cumulative" \
+	"${h}h_seconds_bucket{le=\"1\"} 5\nh_seconds_bucket{le=\"2\"} 4\nh_seconds_bucket{le=\"+Inf\"} 5\nh_seconds_count 5\n"
+bad "buckets without +Inf" 'not le="\+Inf"' \
+	"${h}h_seconds_bucket{le=\"1\"} 5\nh_seconds_count 5\n"
+bad "a _count other than +Inf" '_count 6 != le="\+Inf"' \
+	"${h}h_seconds_bucket{le=\"1\"} 5\nh_seconds_bucket{le=\"+Inf\"} 5\nh_seconds_count 6\n"
+bad "a histogram without _count" "no _count" "${h}h_seconds_bucket{le=\"+Inf\"} 5\n"
+bad "le out of order" "not increasing" \
+	"${h}h_seconds_bucket{le=\"2\"} 1\nh_seconds_bucket{le=\"1\"} 1\nh_seconds_bucket{le=\"+Inf\"} 1\nh_seconds_count 1\n"
+bad "le on a gauge" "le is a label of histogram buckets only" "${g}g{le=\"1\"} 1\n"
+bad "a missing last newline" "no newline" "${g}g 1"
+printf '%b' "${h}h_seconds_bucket{le=\"1\",a=\"x\\\\\\\\y\\\\\"z\\\\n\"} 1\nh_seconds_bucket{a=\"x\\\\\\\\y\\\\\"z\\\\n\",le=\"+Inf\"} 2\nh_seconds_sum{a=\"x\\\\\\\\y\\\\\"z\\\\n\"} 0.5\nh_seconds_count{a=\"x\\\\\\\\y\\\\\"z\\\\n\"} 2\n${c}c_total 1e3 1700000000000\n" >"$tmp/good.prom"
+check "promparse accepts escapes, label order, exponents and timestamps" "$promparse" "$tmp/good.prom"
+
+# --- the command -------------------------------------------------------------
+"$TEEPROBE" stat --prometheus --debugfs "$recorded" -o "$tmp/out.prom"
+check_eq "-o FILE exits 0" 0 $?
+check "-o FILE holds what stdout gets" cmp "$tmp/rec.prom" "$tmp/out.prom"
+inode=$(stat -c %i "$tmp/out.prom")
+"$TEEPROBE" stat --prometheus --debugfs "$recorded" -o "$tmp/out.prom"
+check "-o replaces FILE by rename() (a new inode), not by rewriting it" \
+	test "$inode" != "$(stat -c %i "$tmp/out.prom")"
+check_eq "-o leaves no FILE.tmp.PID behind" "" "$(ls "$tmp" | grep '\.tmp\.')"
+check_fails "-o into a missing directory fails" "cannot create .*/none/x.prom.tmp" \
+	"$TEEPROBE" stat --prometheus --debugfs "$recorded" -o "$tmp/none/x.prom"
+
+start=$(date +%s.%N)
+"$TEEPROBE" stat --prometheus --debugfs "$recorded" -i 0.2 -c 3 >"$tmp/three.prom"
+check_eq "-i 0.2 -c 3 exits 0" 0 $?
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+check_eq "-i 0.2 -c 3 writes three expositions" 3 "$(grep -c '^teeprobe_up 1$' "$tmp/three.prom")"
+check "... 0.2 s apart (the first at once: 0.4 s at least, under 2 s)" \
+	awk -v s="$secs" 'BEGIN { exit !(s >= 0.4 && s < 2) }'
+
+"$TEEPROBE" stat --prometheus --debugfs "$recorded" -i 0.1 -o "$tmp/daemon.prom" 2>"$tmp/daemon.err" &
+daemon=$!
+sleep 1
+kill -TERM $daemon
+wait $daemon
+check_eq "the repeating mode ends cleanly on SIGTERM" 0 $?
+check "... leaving a complete file" "$promparse" --expect teeprobe_tcp_accepted_total "$tmp/daemon.prom"
+check_eq "... and no FILE.tmp.PID" "" "$(ls "$tmp" | grep '\.tmp\.')"
+
+"$TEEPROBE" stat --prometheus --debugfs "$tmp/empty-dir" >"$tmp/down.prom" 2>"$tmp/down.err"
+check_eq "a directory without the module's files exits 1" 1 $?
+check "... says so" grep -q 'no teeprobe files' "$tmp/down.err"
+check "... and writes teeprobe_up 0" grep -qx 'teeprobe_up 0' "$tmp/down.prom"
+check_eq "... and the build info alone besides" "teeprobe_up|teeprobe_build_info" \
+	"$(grep -v '^#' "$tmp/down.prom" | sed 's/[{ ].*//' | paste -sd'|')"
+check "... which parses" "$promparse" "$tmp/down.prom"
+
+if [ -e /sys/module/teeprobe ]; then
+	skip "--prometheus without the module" "teeprobe is loaded on this host"
+elif [ "$(id -u)" != 0 ]; then
+	check_fails "--prometheus needs root" "needs root" "$TEEPROBE" stat --prometheus
+else
+	cp "$tmp/rec.prom" "$tmp/host.prom"
+	check_fails "--prometheus without the module: exit 1, says why" "module is not loaded" \
+		"$TEEPROBE" stat --prometheus -o "$tmp/host.prom"
+	check "... the file now says teeprobe_up 0" grep -qx 'teeprobe_up 0' "$tmp/host.prom"
+	check "... and holds no stale counter" sh -c "! grep -q '_total' '$tmp/host.prom'"
+fi
+
+check_fails "-o without --prometheus is refused" "go with --prometheus" \
+	"$TEEPROBE" stat -o "$tmp/x.prom"
+check_fails "--json with --prometheus is refused" "not both" \
+	"$TEEPROBE" stat --json --prometheus
+check_fails "--prometheus -c 0 is refused" "positive count" \
+	"$TEEPROBE" stat --prometheus -c 0
+check "stat --help describes --prometheus" sh -c "'$TEEPROBE' stat --help | grep -q -- '--prometheus'"
+done_testing

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_prometheus.c - unit tests for "teeprobe stat --prometheus"'s
+ * formatter (tools/prometheus.c), without a kernel: the debugfs files
+ * recorded in a 6.1 guest after a lab run (tests/tools/debugfs/), and
+ * small made-up files for the edge cases. Expected values are read off
+ * the recorded files by hand, or come from another file than the one the
+ * formatter used (a histogram's count against the stats file's calls).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tools/prometheus.h"
+#include "../../tools/snapshot.h"
+#include "../../tools/stats.h"
+#include "tap.h"
+
+#ifndef TEST_DEBUGFS
+#error "TEST_DEBUGFS: the directory of recorded debugfs files"
+#endif
+
+/* format - prom_write of @s into a string (the caller frees it) */
+static char *format(const struct snapshot *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	prom_write(f, s, "9.9.9");
+	fclose(f);
+	return text;
+}
+
+/* has_line - does @text hold the line @line, whole? */
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while ((p = strstr(p, line))) {
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* count_prefix - lines of @text starting with @prefix */
+static int count_prefix(const char *text, const char *prefix)
+{
+	const char *p = text;
+	int n = 0;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+/* check_line - a tap check that @line is in @text, with the text on failure */
+static void check_line(const char *text, const char *line, const char *why)
+{
+	if (!tap_ok(has_line(text, line), "%s", why))
+		tap_diag("missing line: %s", line);
+}
+
+/* add_text - the lines of @text as source @name */
+static void add_text(struct snapshot *s, const char *name, const char *text)
+{
+	char *copy = strdup(text), *line, *save = NULL;
+
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		snapshot_add_line(s, name, line);
+	free(copy);
+}
+
+/* test_recorded - the files of a real lab run */
+static void test_recorded(void)
+{
+	struct snapshot s = { 0 };
+	char *out;
+
+	snapshot_add_dir(&s, TEST_DEBUGFS "/6.1-hard-temp");
+	tap_ok(snapshot_text(&s, "tee_stats") && snapshot_text(&s, "netrx_hist"),
+	       "the recorded debugfs files load (%s)", TEST_DEBUGFS);
+	tap_ok(prom_up(&s), "the module counts as up with its version file");
+	out = format(&s);
+
+	check_line(out, "teeprobe_up 1", "teeprobe_up 1");
+	check_line(out, "teeprobe_build_info{version=\"9.9.9\"} 1",
+		   "build_info carries the command's version");
+	check_line(out, "teeprobe_module_info{version=\"0.1.0\",kernel=\"6.1.0-57-amd64\"} 1",
+		   "module_info carries the version file's version and kernel");
+	check_line(out, "teeprobe_tee_pid_filter_pids 0",
+		   "pid_filter \"all\" is 0 processes");
+
+	/* tee_stats: per CPU and command, ns as seconds */
+	check_line(out, "teeprobe_tee_ioctls_total{cpu=\"0\",cmd=\"INVOKE\"} 448",
+		   "TEE INVOKE calls on CPU 0 (tee_stats row 0 INVOKE)");
+	check_line(out, "teeprobe_tee_ioctl_blocked_seconds_total{cpu=\"1\",cmd=\"SHM_REGISTER\"} 6.52609386",
+		   "offcpu_ns 6526093860 is 6.52609386 s of blocked time");
+	check_line(out, "teeprobe_tee_ioctl_max_seconds{cpu=\"1\",cmd=\"VERSION\"} 0.00044757",
+		   "max_ns is a gauge in seconds");
+	tap_ok(!strstr(out, "cpu=\"all\""), "no series for the \"all\" rows");
+	/* tee_hist against tee_stats: the count is the all row's calls */
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_count{cmd=\"INVOKE\"} 800",
+		   "INVOKE histogram count = tee_stats' all INVOKE calls (800)");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_sum{cmd=\"INVOKE\"} 8.61110565",
+		   "INVOKE histogram sum = tee_stats' all INVOKE total_ns");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.001048576\"} 0",
+		   "no INVOKE below 2^20 ns");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.002097152\"} 477",
+		   "INVOKE bucket 2^20 ns (477 calls) is below le 2^21 ns");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.004194304\"} 601",
+		   "buckets are cumulative (477 + 124)");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"+Inf\"} 800",
+		   "+Inf counts every INVOKE");
+	tap_ok(count_prefix(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",") ==
+	       HIST_BUCKETS - 1 - PROM_FIRST_BUCKET + 1,
+	       "a fixed bucket layout: le 2^10 .. 2^31 ns and +Inf");
+	check_line(out, "teeprobe_tee_ioctl_untracked_total 0", "# untracked");
+	check_line(out, "teeprobe_tee_threads_overflow_total 0",
+		   "tee_threads' # overflow");
+	tap_ok(!strstr(out, "hsbench") && !strstr(out, "tid="),
+	       "nothing per thread (tee_threads) is exported");
+
+	/* netrx_stats and netrx_hist */
+	check_line(out, "teeprobe_netrx_runs_total{cpu=\"0\"} 1059", "NET_RX runs of CPU 0");
+	check_line(out, "teeprobe_netrx_ksoftirqd_runs_total{cpu=\"1\"} 428",
+		   "ksoftirqd runs of CPU 1");
+	check_line(out, "teeprobe_netrx_delayed_runs_total{cpu=\"1\",context=\"ksoftirqd\"} 387",
+		   "ksoftirqd_delay_count as delayed runs, context ksoftirqd");
+	check_line(out, "teeprobe_netrx_delay_seconds_total{cpu=\"0\",context=\"inline\"} 0.06872342",
+		   "inline_delay_sum_ns in seconds");
+	check_line(out, "teeprobe_netrx_tee_delay_seconds_total{cpu=\"1\"} 0.11719033",
+		   "tee_delay_sum_ns in seconds");
+	check_line(out, "teeprobe_netrx_raise_to_entry_seconds_count{context=\"inline\"} 1165",
+		   "inline delay histogram count = netrx_stats' all inline_delay_count");
+	check_line(out, "teeprobe_netrx_raise_to_entry_seconds_sum{context=\"ksoftirqd\"} 0.7610941",
+		   "ksoftirqd delay histogram sum = all ksoftirqd_delay_sum_ns");
+	check_line(out, "teeprobe_netrx_raise_to_entry_seconds_bucket{context=\"inline\",le=\"0.000004096\"} 2",
+		   "inline bucket 2048 ns (2) is below le 4096 ns");
+	check_line(out, "teeprobe_netrx_run_duration_seconds_bucket{le=\"0.000002048\"} 22",
+		   "run bucket 1024 ns (22) is below le 2048 ns");
+	check_line(out, "teeprobe_netrx_run_duration_seconds_count 1979",
+		   "run histogram count = netrx_stats' all runs");
+
+	/* tcp_stats and tcp_hist: all CPUs, by port */
+	check_line(out, "teeprobe_tcp_accepted_total{port=\"7000\"} 200", "accepted on port 7000");
+	tap_ok(!strstr(out, "teeprobe_tcp_accepted_total{cpu="),
+	       "TCP counters are not split by CPU");
+	check_line(out, "teeprobe_tcp_handshake_phase_seconds_count{port=\"7000\",phase=\"ack_accept\"} 200",
+		   "ack_accept histogram count = tcp_stats' phase count");
+	check_line(out, "teeprobe_tcp_handshake_phase_seconds_sum{port=\"7000\",phase=\"syn_synack\"} 0.02149439",
+		   "syn_synack histogram sum = tcp_stats' phase sum_ns");
+	check_line(out, "teeprobe_tcp_handshake_phase_seconds_bucket{port=\"7000\",phase=\"connect\",le=\"0.134217728\"} 200",
+		   "connect's last bucket (2^26 ns) is below le 2^27 ns");
+	check_line(out, "teeprobe_tcp_handshake_phase_max_seconds{port=\"7000\",phase=\"synack_ack\"} 0.03959485",
+		   "phase max_ns as a gauge in seconds");
+	check_line(out, "teeprobe_tcp_table_size 4096", "# table size");
+	check_line(out, "teeprobe_tcp_table_full_total 0", "# table full");
+	check_line(out, "teeprobe_tcp_table_expired_total 0", "# table expired");
+
+	/* probes */
+	check_line(out, "teeprobe_probe_attached{part=\"tee\",symbol=\"tee_ioctl\"} 1",
+		   "an attached TEE probe");
+	check_line(out, "teeprobe_probe_attached{part=\"tee\",symbol=\"optee_cq_wait_for_completion\"} 0",
+		   "a not-found TEE probe is 0");
+	check_line(out, "teeprobe_probe_missed_total{part=\"tcp\",symbol=\"tcp_conn_request\"} 0",
+		   "a TCP probe's nmissed");
+	tap_ok(!strstr(out, "symbol=\"preset\""), "tee_probes' # preset line is no probe");
+
+	tap_ok(count_prefix(out, "# TYPE teeprobe_tee_ioctls_total ") == 1 &&
+	       count_prefix(out, "# HELP teeprobe_tee_ioctls_total ") == 1,
+	       "a family's HELP and TYPE come once");
+	free(out);
+	snapshot_free(&s);
+}
+
+/* test_down - no module: teeprobe_up 0 and nothing else but build info */
+static void test_down(void)
+{
+	struct snapshot s = { 0 };
+	char *out;
+
+	snapshot_add_dir(&s, TEST_DEBUGFS "/no-such-directory");
+	tap_ok(!prom_up(&s), "no files: the module is down");
+	out = format(&s);
+	check_line(out, "teeprobe_up 0", "teeprobe_up 0 without the module");
+	check_line(out, "teeprobe_build_info{version=\"9.9.9\"} 1",
+		   "build_info without the module");
+	tap_ok(count_prefix(out, "teeprobe_") == 2,
+	       "no other sample without the module");
+	free(out);
+	snapshot_free(&s);
+}
+
+/* test_edges - escaping, huge sums, an older module, an empty histogram */
+static void test_edges(void)
+{
+	struct snapshot s = { 0 };
+	char *out;
+
+	add_text(&s, "version", "teeprobe 0.0.1 kernel 6.12.9+deb12-amd64");
+	add_text(&s, "pid_filter", "147 300");
+	/* an older netrx_stats, without the tee_* columns */
+	add_text(&s, "netrx_stats",
+		 "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns\n"
+		 "0 5 4 1 18446744073709551615 7 8 9 0 1 3 2048 1024 1 4096 4096\n"
+		 "all 5 4 1 18446744073709551615 7 8 9 0 1 3 2048 1024 1 4096 4096\n"
+		 "# window_ms 100\n");
+	/* right after a reset: a header and no rows */
+	add_text(&s, "netrx_hist", "# hist bucket_low_ns cpu0 all\n");
+	add_text(&s, "tee_probes",
+		 "# preset custom\n"
+		 "# symbol role state error nmissed calls total_ns max_ns\n"
+		 "my\"wait\\fn wait attached 0 3 0 0 0\n");
+	/* a TEE command whose calls are all above 2^31 ns */
+	add_text(&s, "tee_stats",
+		 "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n"
+		 "3 INVOKE 2 1 5000000000 0 0 0 3000000000\n"
+		 "all INVOKE 2 1 5000000000 0 0 0 3000000000\n");
+	add_text(&s, "tee_hist", "# cmd bucket_low_ns cpu3 all\nINVOKE 2147483648 2 2\n");
+	out = format(&s);
+
+	check_line(out, "teeprobe_module_info{version=\"0.0.1\",kernel=\"6.12.9+deb12-amd64\"} 1",
+		   "another module version");
+	check_line(out, "teeprobe_tee_pid_filter_pids 2", "two followed processes");
+	check_line(out, "teeprobe_netrx_run_seconds_total{cpu=\"0\"} 18446744073.709551615",
+		   "a sum near 2^64 ns is exact in seconds");
+	tap_ok(!strstr(out, "teeprobe_netrx_tee_runs_total"),
+	       "an older module's missing column gives no family");
+	check_line(out, "teeprobe_netrx_raise_to_entry_seconds_bucket{context=\"inline\",le=\"+Inf\"} 0",
+		   "an empty histogram still has its series (+Inf 0)");
+	check_line(out, "teeprobe_netrx_raise_to_entry_seconds_count{context=\"ksoftirqd\"} 0",
+		   "... and its count 0");
+	check_line(out, "teeprobe_netrx_raise_to_entry_seconds_sum{context=\"inline\"} 0.000002048",
+		   "... and the sum of the stats file");
+	check_line(out, "teeprobe_probe_missed_total{part=\"tee\",symbol=\"my\\\"wait\\\\fn\"} 3",
+		   "a label value's quote and backslash are escaped");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"2.147483648\"} 0",
+		   "the module's last bucket (from 2^31 ns) is above the last le");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"+Inf\"} 2",
+		   "... and counts in +Inf");
+	check_line(out, "teeprobe_tee_ioctl_errors_total{cpu=\"3\",cmd=\"INVOKE\"} 1",
+		   "errors per CPU and command");
+	check_line(out, "teeprobe_tee_ioctl_seconds_total{cpu=\"3\",cmd=\"INVOKE\"} 5",
+		   "whole seconds have no decimal point");
+	tap_ok(!strstr(out, "teeprobe_tcp_"), "no TCP file, no TCP family");
+	free(out);
+	snapshot_free(&s);
+}
+
+int main(void)
+{
+	test_recorded();
+	test_down();
+	test_edges();
+	return tap_done();
+}

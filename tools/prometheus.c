@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prometheus.c - the module's counters as one Prometheus exposition (text
+ * format 0.0.4), see prometheus.h and Documentation/teeprobe-stat.rst.
+ *
+ * Counters are the module's running totals, not rates: Prometheus takes
+ * rates itself, and sees the module's reset (or a reload) as the counter
+ * reset it already handles. Times are in seconds, the Prometheus base
+ * unit, written as exact decimals of the module's nanoseconds.
+ *
+ * Series are bounded by the host, never by its traffic: a cpu label on the
+ * NET_RX and TEE counters (which CPU starves is the question), a cmd label
+ * from the fixed list of TEE commands, a port label from the module's 15
+ * ports and "other". TCP counters and every histogram are summed over the
+ * CPUs (the files' "all" rows and column). Nothing per thread or per
+ * connection is exported.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "prometheus.h"
+#include "stats.h"
+#include "table.h"
+#include "utils.h"
+
+#define NSEC_PER_SEC	1000000000ULL
+#define MAX_LABELS	4
+#define MAX_KEYS	2
+
+struct family {
+	const char *name;
+	const char *type;	/* counter, gauge or histogram */
+	const char *help;
+};
+
+struct label {
+	const char *name;
+	const char *value;
+};
+
+struct prom {
+	FILE *out;
+	const struct family *open;	/* whose HELP and TYPE are printed */
+};
+
+/*
+ * put_label_value - @v with backslash, double quote and newline escaped.
+ * Bytes outside printable ASCII become '?': Prometheus wants UTF-8, and
+ * one bad byte would make node_exporter drop the whole file. The module
+ * writes ASCII names; this guards against a damaged file.
+ */
+static void put_label_value(FILE *out, const char *v)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)v; *c; c++) {
+		if (*c == '\\' || *c == '"')
+			fprintf(out, "\\%c", *c);
+		else if (*c == '\n')
+			fputs("\\n", out);
+		else if (*c < 0x20 || *c > 0x7e)
+			fputc('?', out);
+		else
+			fputc(*c, out);
+	}
+}
+
+/*
+ * sample - one sample of family @f (@suffix: "", "_bucket", "_sum" or
+ * "_count"). The family's HELP and TYPE lines come before its first
+ * sample; callers write a family's samples together, so it stays one
+ * contiguous group as the format requires.
+ */
+static void sample(struct prom *p, const struct family *f, const char *suffix,
+		   const struct label *l, int nl, const char *value)
+{
+	int i;
+
+	if (p->open != f) {
+		fprintf(p->out, "# HELP %s %s\n# TYPE %s %s\n", f->name,
+			f->help, f->name, f->type);
+		p->open = f;
+	}
+	fprintf(p->out, "%s%s", f->name, suffix);
+	for (i = 0; i < nl; i++) {
+		fprintf(p->out, "%s%s=\"", i ? "," : "{", l[i].name);
+		put_label_value(p->out, l[i].value);
+		fputc('"', p->out);
+	}
+	fprintf(p->out, "%s %s\n", nl ? "}" : "", value);
+}
+
+/* fmt_seconds - @ns nanoseconds as exact decimal seconds ("0.000001024") */
+static const char *fmt_seconds(char *buf, size_t len, unsigned long long ns)
+{
+	char *end;
+
+	snprintf(buf, len, "%llu.%09llu", ns / NSEC_PER_SEC, ns % NSEC_PER_SEC);
+	end = buf + strlen(buf) - 1;
+	while (*end == '0')
+		*end-- = '\0';
+	if (*end == '.')
+		*end = '\0';
+	return buf;
+}
+
+/* sample_u64 - a sample whose value is a count, or nanoseconds when @ns */
+static void sample_u64(struct prom *p, const struct family *f,
+		       const char *suffix, const struct label *l, int nl,
+		       unsigned long long v, bool ns)
+{
+	char buf[48];
+
+	if (ns)
+		fmt_seconds(buf, sizeof(buf), v);
+	else
+		snprintf(buf, sizeof(buf), "%llu", v);
+	sample(p, f, suffix, l, nl, buf);
+}
+
+/* is_number - digits only: a CPU number (not "all"), a process id */
+static bool is_number(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/*
+ * comment_u64 - the number after @key on a "# ..." line of @text whose
+ * first word is @lead, or whose first word is @key when @lead is NULL
+ * ("# untracked 0", "# table size 4096 in_use 0 ..."). Returns false when
+ * there is none.
+ */
+static bool comment_u64(const char *text, const char *lead, const char *key,
+			unsigned long long *v)
+{
+	char *copy, *line, *save = NULL, *tok, *ts, *prev;
+	bool found = false;
+
+	if (!text)
+		return false;
+	copy = xstrdup(text);
+	for (line = strtok_r(copy, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != '#')
+			continue;
+		ts = NULL;
+		tok = strtok_r(line + 1, " ", &ts);
+		if (!tok || (lead && strcmp(tok, lead)))
+			continue;
+		if (!lead && strcmp(tok, key))
+			continue;
+		for (prev = tok; (tok = strtok_r(NULL, " ", &ts)); prev = tok) {
+			if (!strcmp(prev, key) && is_number(tok)) {
+				*v = strtoull(tok, NULL, 10);
+				found = true;
+				break;
+			}
+		}
+	}
+	free(copy);
+	return found;
+}
+
+/* ---- counters and gauges of a table's columns ------------------------- */
+
+/* metric - one family from one or two columns (a "context" label each) */
+struct metric {
+	struct family fam;
+	bool ns;			/* the column is in ns: seconds */
+	struct {
+		const char *col;
+		const char *context;	/* value of a context label, or NULL */
+	} cols[2];
+};
+
+/*
+ * table_metrics - the families @m of table @t: with @per_cpu the rows
+ * whose first field is a CPU number, labelled cpu, otherwise the "all"
+ * rows; labelled @names from the second field on. Rows too short for a
+ * column (an older module) are skipped.
+ */
+static void table_metrics(struct prom *p, const struct table *t,
+			  const struct metric *m, int nm, bool per_cpu,
+			  const char *const *names, int nnames)
+{
+	struct label l[MAX_LABELS];
+	int i, c, r, k, col, nl;
+
+	for (i = 0; i < nm; i++) {
+		for (c = 0; c < 2 && m[i].cols[c].col; c++) {
+			col = table_col(t, m[i].cols[c].col);
+			for (r = 0; col >= 0 && r < t->nrows; r++) {
+				const char *const *f = (const char *const *)t->rows[r];
+
+				if (t->nfields[r] <= col || t->nfields[r] < 1 + nnames)
+					continue;
+				if (per_cpu ? !is_number(f[0]) : strcmp(f[0], "all"))
+					continue;
+				nl = 0;
+				if (per_cpu)
+					l[nl++] = (struct label){ "cpu", f[0] };
+				for (k = 0; k < nnames; k++)
+					l[nl++] = (struct label){ names[k], f[1 + k] };
+				if (m[i].cols[c].context)
+					l[nl++] = (struct label){ "context", m[i].cols[c].context };
+				sample_u64(p, &m[i].fam, "", l, nl, table_u64(t, r, col),
+					   m[i].ns);
+			}
+		}
+	}
+}
+
+/* ---- histograms --------------------------------------------------------- */
+
+/* hseries - one histogram, summed over the CPUs; keys borrowed from a table */
+struct hseries {
+	const char *key[MAX_KEYS];
+	unsigned long long bucket[HIST_BUCKETS];
+	unsigned long long sum_ns;
+	bool has_sum;
+};
+
+struct hset {
+	struct hseries *s;
+	int n, nkeys;
+};
+
+/* hset_get - the series keyed @key, appended (empty) when new */
+static struct hseries *hset_get(struct hset *h, const char *const *key)
+{
+	int i, k;
+
+	for (i = 0; i < h->n; i++) {
+		for (k = 0; k < h->nkeys; k++)
+			if (strcmp(h->s[i].key[k], key[k]))
+				break;
+		if (k == h->nkeys)
+			return &h->s[i];
+	}
+	h->s = realloc(h->s, (h->n + 1) * sizeof(*h->s));
+	if (!h->s)
+		fatal("out of memory\n");
+	memset(&h->s[h->n], 0, sizeof(*h->s));
+	for (k = 0; k < h->nkeys; k++)
+		h->s[h->n].key[k] = key[k];
+	return &h->s[h->n++];
+}
+
+/*
+ * hset_load - the rows of a histogram file (@nkeys key fields, then
+ * bucket_low_ns, a column per CPU and "all"), from the "all" column
+ */
+static void hset_load(struct hset *h, const struct table *t, int nkeys)
+{
+	int all = table_col(t, "all"), r;
+
+	h->nkeys = nkeys;
+	for (r = 0; all >= 0 && r < t->nrows; r++) {
+		struct hseries *s;
+
+		if (t->nfields[r] <= all || t->nfields[r] <= nkeys)
+			continue;
+		s = hset_get(h, (const char *const *)t->rows[r]);
+		s->bucket[hist_bucket_of(strtoull(t->rows[r][nkeys], NULL, 10))] +=
+			table_u64(t, r, all);
+	}
+}
+
+/*
+ * hist_samples - one histogram series: cumulative buckets whose "le" is
+ * the top edge of a module bucket, 2^k ns (exclusive there, as the module
+ * counts 2^k ns in the bucket above: a 1 ns difference), "+Inf" counting
+ * everything, then _sum (only when the module sums the same values) and
+ * _count
+ */
+static void hist_samples(struct prom *p, const struct family *f,
+			 const struct label *labels, int nl,
+			 const struct hseries *s)
+{
+	struct label l[MAX_LABELS + 1];
+	unsigned long long cumulative = 0;
+	char le[48];
+	int i;
+
+	memcpy(l, labels, nl * sizeof(*l));
+	l[nl].name = "le";
+	l[nl].value = le;
+	for (i = 0; i < HIST_BUCKETS - 1; i++) {
+		cumulative += s->bucket[i];
+		if (i < PROM_FIRST_BUCKET)
+			continue;
+		fmt_seconds(le, sizeof(le), 1ULL << (i + 1));
+		sample_u64(p, f, "_bucket", l, nl + 1, cumulative, false);
+	}
+	cumulative += s->bucket[HIST_BUCKETS - 1];
+	l[nl].value = "+Inf";
+	sample_u64(p, f, "_bucket", l, nl + 1, cumulative, false);
+	if (s->has_sum)
+		sample_u64(p, f, "_sum", labels, nl, s->sum_ns, true);
+	sample_u64(p, f, "_count", labels, nl, cumulative, false);
+}
+
+/* ---- the module's files --------------------------------------------------- */
+
+/* load - table @name of the snapshot; false when it is missing */
+static bool load(struct table *t, const struct snapshot *s, const char *name)
+{
+	return !table_parse(t, snapshot_text(s, name));
+}
+
+static const struct family fam_up = {
+	"teeprobe_up", "gauge",
+	"1 when teeprobe.ko's debugfs files were read, 0 when the module is not loaded (then no other teeprobe_ metric but build_info)."
+};
+static const struct family fam_build = {
+	"teeprobe_build_info", "gauge",
+	"The teeprobe command that wrote these metrics, by version; always 1."
+};
+static const struct family fam_module = {
+	"teeprobe_module_info", "gauge",
+	"The loaded teeprobe.ko, by version and the kernel release it was built for; always 1."
+};
+static const struct family fam_pid_filter = {
+	"teeprobe_tee_pid_filter_pids", "gauge",
+	"Processes the TEE counters are limited to (debugfs pid_filter); 0 when every process is followed."
+};
+
+/* write_info - teeprobe_up, build and module info, the pid filter */
+static void write_info(struct prom *p, const struct snapshot *s,
+		       const char *tool_version)
+{
+	const char *version = snapshot_text(s, "version");
+	const char *filter = snapshot_text(s, "pid_filter");
+	char mod[64], kernel[128];
+	struct label l[2];
+	unsigned long long pids = 0;
+	char *copy, *tok, *save = NULL;
+
+	sample(p, &fam_up, "", NULL, 0, version ? "1" : "0");
+	l[0] = (struct label){ "version", tool_version };
+	sample(p, &fam_build, "", l, 1, "1");
+	if (version && sscanf(version, "teeprobe %63s kernel %127s", mod, kernel) == 2) {
+		l[0] = (struct label){ "version", mod };
+		l[1] = (struct label){ "kernel", kernel };
+		sample(p, &fam_module, "", l, 2, "1");
+	}
+	if (filter) {
+		copy = xstrdup(filter);
+		for (tok = strtok_r(copy, "\n ", &save); tok;
+		     tok = strtok_r(NULL, "\n ", &save))
+			pids += is_number(tok);	/* a number: a process id */
+		free(copy);
+		sample_u64(p, &fam_pid_filter, "", NULL, 0, pids, false);
+	}
+}
+
+static const struct metric tee_metrics[] = {
+	{ { "teeprobe_tee_ioctls_total", "counter",
+	    "TEE ioctls that ended, by the CPU they ended on and command." },
+	  false, { { .col = "calls" } } },
+	{ { "teeprobe_tee_ioctl_errors_total", "counter",
+	    "TEE ioctls that returned an error." }, false, { { .col = "errors" } } },
+	{ { "teeprobe_tee_ioctl_seconds_total", "counter",
+	    "Time spent inside TEE ioctls." }, true, { { .col = "total_ns" } } },
+	{ { "teeprobe_tee_ioctl_blocked_seconds_total", "counter",
+	    "Part of the TEE ioctls' time their thread was blocked (asleep, off CPU)." },
+	  true, { { .col = "offcpu_ns" } } },
+	{ { "teeprobe_tee_ioctl_runqueue_seconds_total", "counter",
+	    "Part of the TEE ioctls' time their thread was preempted, waiting for a CPU." },
+	  true, { { .col = "runq_ns" } } },
+	{ { "teeprobe_tee_ioctl_queue_wait_seconds_total", "counter",
+	    "Part of the TEE ioctls' time spent in the driver's wait functions (for a free secure thread)." },
+	  true, { { .col = "queue_wait_ns" } } },
+	{ { "teeprobe_tee_ioctl_max_seconds", "gauge",
+	    "Longest TEE ioctl since the module was loaded or reset." },
+	  true, { { .col = "max_ns" } } },
+};
+
+static const struct family fam_tee_hist = {
+	"teeprobe_tee_ioctl_duration_seconds", "histogram",
+	"Duration of TEE ioctls by command, all CPUs (the module's log2 buckets)."
+};
+static const struct family fam_tee_untracked = {
+	"teeprobe_tee_ioctl_untracked_total", "counter",
+	"TEE ioctls timed without their off-CPU split (more calls in flight than maxactive)."
+};
+static const struct family fam_tee_overflow = {
+	"teeprobe_tee_threads_overflow_total", "counter",
+	"TEE ioctls of threads beyond the 256 that tee_threads follows (table overflow)."
+};
+
+/* write_tee - tee_stats and tee_hist */
+static void write_tee(struct prom *p, const struct snapshot *s)
+{
+	static const char *const cmd[] = { "cmd" };
+	struct table st, hi;
+	struct hset h = { 0 };
+	struct label l;
+	unsigned long long v;
+	int i, r, calls, total;
+
+	if (load(&st, s, "tee_stats"))
+		table_metrics(p, &st, tee_metrics, ARRAY_SIZE(tee_metrics),
+			      true, cmd, 1);
+	load(&hi, s, "tee_hist");
+	hset_load(&h, &hi, 1);
+	/* A command with calls has a histogram, even when it is empty. */
+	calls = table_col(&st, "calls");
+	total = table_col(&st, "total_ns");
+	for (r = 0; calls >= 0 && r < st.nrows; r++) {
+		struct hseries *one;
+
+		if (st.nfields[r] < 2 || strcmp(st.rows[r][0], "all"))
+			continue;
+		one = hset_get(&h, (const char *const *)&st.rows[r][1]);
+		if (total >= 0 && st.nfields[r] > total) {
+			one->sum_ns = table_u64(&st, r, total);
+			one->has_sum = true;
+		}
+	}
+	for (i = 0; i < h.n; i++) {
+		l = (struct label){ "cmd", h.s[i].key[0] };
+		hist_samples(p, &fam_tee_hist, &l, 1, &h.s[i]);
+	}
+	if (comment_u64(snapshot_text(s, "tee_stats"), NULL, "untracked", &v))
+		sample_u64(p, &fam_tee_untracked, "", NULL, 0, v, false);
+	if (comment_u64(snapshot_text(s, "tee_threads"), NULL, "overflow", &v))
+		sample_u64(p, &fam_tee_overflow, "", NULL, 0, v, false);
+	free(h.s);
+	table_free(&st);
+	table_free(&hi);
+}
+
+static const struct metric netrx_metrics[] = {
+	{ { "teeprobe_netrx_raises_total", "counter",
+	    "NET_RX softirq raises (irq:softirq_raise), by CPU." },
+	  false, { { .col = "raises" } } },
+	{ { "teeprobe_netrx_runs_total", "counter",
+	    "NET_RX softirq runs (irq:softirq_entry, as /proc/softirqs counts them), by CPU." },
+	  false, { { .col = "runs" } } },
+	{ { "teeprobe_netrx_ksoftirqd_runs_total", "counter",
+	    "NET_RX runs made by ksoftirqd; the others ran inline (irq exit, bh enable)." },
+	  false, { { .col = "ksoftirqd_runs" } } },
+	{ { "teeprobe_netrx_run_seconds_total", "counter",
+	    "Time spent in net_rx_action." }, true, { { .col = "run_ns" } } },
+	{ { "teeprobe_netrx_run_max_seconds", "gauge",
+	    "Longest NET_RX run since the module was loaded or reset." },
+	  true, { { .col = "run_max_ns" } } },
+	{ { "teeprobe_netrx_packets_total", "counter",
+	    "Packets napi polls handed to the stack (napi:napi_poll work)." },
+	  false, { { .col = "packets" } } },
+	{ { "teeprobe_netrx_polls_total", "counter",
+	    "Napi polls (napi:napi_poll)." }, false, { { .col = "polls" } } },
+	{ { "teeprobe_netrx_budget_full_polls_total", "counter",
+	    "Napi polls that used their whole budget." },
+	  false, { { .col = "budget_full" } } },
+	{ { "teeprobe_netrx_reraises_total", "counter",
+	    "NET_RX runs that left work behind and raised NET_RX again." },
+	  false, { { .col = "reraises" } } },
+	{ { "teeprobe_netrx_delayed_runs_total", "counter",
+	    "NET_RX runs with a raise before them (their raise->entry delay is measured), by CPU and context." },
+	  false, { { .col = "inline_delay_count", .context = "inline" },
+		   { .col = "ksoftirqd_delay_count", .context = "ksoftirqd" } } },
+	{ { "teeprobe_netrx_delay_seconds_total", "counter",
+	    "Raise->entry delays of NET_RX runs summed, by CPU and context (inline or ksoftirqd)." },
+	  true, { { .col = "inline_delay_sum_ns", .context = "inline" },
+		  { .col = "ksoftirqd_delay_sum_ns", .context = "ksoftirqd" } } },
+	{ { "teeprobe_netrx_delay_max_seconds", "gauge",
+	    "Longest raise->entry delay since the module was loaded or reset." },
+	  true, { { .col = "inline_delay_max_ns", .context = "inline" },
+		  { .col = "ksoftirqd_delay_max_ns", .context = "ksoftirqd" } } },
+	{ { "teeprobe_netrx_tee_runs_total", "counter",
+	    "NET_RX runs whose wait overlapped a followed TEE ioctl running on that CPU." },
+	  false, { { .col = "tee_runs" } } },
+	{ { "teeprobe_netrx_tee_delay_seconds_total", "counter",
+	    "The part of NET_RX waits during which TEE ioctls held the CPU." },
+	  true, { { .col = "tee_delay_sum_ns" } } },
+};
+
+static const struct family fam_netrx_delay = {
+	"teeprobe_netrx_raise_to_entry_seconds", "histogram",
+	"NET_RX raise->entry delay by context (inline: irq exit or bh enable; ksoftirqd), all CPUs."
+};
+static const struct family fam_netrx_run = {
+	"teeprobe_netrx_run_duration_seconds", "histogram",
+	"Duration of NET_RX runs (net_rx_action), all CPUs."
+};
+
+/* write_netrx - netrx_stats and netrx_hist */
+static void write_netrx(struct prom *p, const struct snapshot *s)
+{
+	static const struct {
+		const char *hist, *sum, *context;
+		const struct family *fam;
+	} hists[] = {
+		{ "inline_delay", "inline_delay_sum_ns", "inline", &fam_netrx_delay },
+		{ "ksoftirqd_delay", "ksoftirqd_delay_sum_ns", "ksoftirqd", &fam_netrx_delay },
+		{ "run", "run_ns", NULL, &fam_netrx_run },
+	};
+	struct table st, hi;
+	struct hset h = { 0 };
+	struct label l;
+	bool have_stats;
+	size_t i;
+	int all;
+
+	have_stats = load(&st, s, "netrx_stats");
+	load(&hi, s, "netrx_hist");
+	if (have_stats)
+		table_metrics(p, &st, netrx_metrics, ARRAY_SIZE(netrx_metrics),
+			      true, NULL, 0);
+	/* The module's three histograms always, so the series stay. */
+	if (have_stats && hi.cols) {
+		hset_load(&h, &hi, 1);
+		all = table_find(&st, "all", NULL);
+		for (i = 0; i < ARRAY_SIZE(hists); i++) {
+			struct hseries *one = hset_get(&h, &hists[i].hist);
+			int col = table_col(&st, hists[i].sum);
+
+			if (all >= 0 && col >= 0 && st.nfields[all] > col) {
+				one->sum_ns = table_u64(&st, all, col);
+				one->has_sum = true;
+			}
+			l = (struct label){ "context", hists[i].context };
+			hist_samples(p, hists[i].fam, &l, hists[i].context ? 1 : 0,
+				     one);
+		}
+		free(h.s);
+	}
+	table_free(&st);
+	table_free(&hi);
+}
+
+static const struct metric tcp_metrics[] = {
+	{ { "teeprobe_tcp_syns_total", "counter",
+	    "SYNs that reached a listener (tcp_conn_request), by port." },
+	  false, { { .col = "syns" } } },
+	{ { "teeprobe_tcp_synacks_total", "counter",
+	    "SYNs answered by a first SYN/ACK." }, false, { { .col = "synacks" } } },
+	{ { "teeprobe_tcp_syncookies_total", "counter",
+	    "SYNs answered by a syncookie." }, false, { { .col = "syncookies" } } },
+	{ { "teeprobe_tcp_syn_drops_total", "counter",
+	    "SYNs answered by nothing." }, false, { { .col = "syn_drops" } } },
+	{ { "teeprobe_tcp_listen_overflows_total", "counter",
+	    "Handshakes that met a full accept queue (as TcpExt ListenOverflows)." },
+	  false, { { .col = "listen_overflows" } } },
+	{ { "teeprobe_tcp_synack_retransmits_total", "counter",
+	    "SYN/ACK retransmits." }, false, { { .col = "synack_retrans" } } },
+	{ { "teeprobe_tcp_request_drops_total", "counter",
+	    "Followed request sockets freed without a child (timed out, reset, listener closed)." },
+	  false, { { .col = "req_drops" } } },
+	{ { "teeprobe_tcp_children_total", "counter",
+	    "Final ACKs that made a child socket of a followed request." },
+	  false, { { .col = "children" } } },
+	{ { "teeprobe_tcp_accepted_total", "counter",
+	    "Children handed out by accept()." }, false, { { .col = "accepted" } } },
+	{ { "teeprobe_tcp_accepted_untracked_total", "counter",
+	    "Accepted children that could not be timed (table full, or a probe missed a step)." },
+	  false, { { .col = "untracked" } } },
+	{ { "teeprobe_tcp_connects_total", "counter",
+	    "Client sockets that entered SYN_SENT." }, false, { { .col = "connects" } } },
+	{ { "teeprobe_tcp_connected_total", "counter",
+	    "Client sockets that reached ESTABLISHED." }, false, { { .col = "connected" } } },
+	{ { "teeprobe_tcp_connect_failures_total", "counter",
+	    "Client sockets that went from SYN_SENT back to CLOSE." },
+	  false, { { .col = "connect_failed" } } },
+	{ { "teeprobe_tcp_connected_untracked_total", "counter",
+	    "Client connections that reached ESTABLISHED but could not be timed." },
+	  false, { { .col = "connect_untracked" } } },
+	{ { "teeprobe_tcp_connect_calls_total", "counter",
+	    "Blocking connect() calls timed." }, false, { { .col = "connect_calls" } } },
+};
+
+static const struct family fam_tcp_hist = {
+	"teeprobe_tcp_handshake_phase_seconds", "histogram",
+	"Duration of TCP handshake phases by port and phase (syn_synack, synack_ack, ack_accept, connect, connect_call), all CPUs."
+};
+static const struct family fam_tcp_max = {
+	"teeprobe_tcp_handshake_phase_max_seconds", "gauge",
+	"Longest TCP handshake phase since the module was loaded or reset."
+};
+static const struct family fam_table_size = {
+	"teeprobe_tcp_table_size", "gauge",
+	"Entries of the table of handshakes in flight (tcp_table_size)."
+};
+static const struct family fam_table_in_use = {
+	"teeprobe_tcp_table_in_use", "gauge",
+	"Entries of the handshake table in use."
+};
+static const struct family fam_table_expired = {
+	"teeprobe_tcp_table_expired_total", "counter",
+	"Handshake table entries reclaimed after tcp_timeout_s without being seen to finish."
+};
+static const struct family fam_table_full = {
+	"teeprobe_tcp_table_full_total", "counter",
+	"Handshakes not followed because the handshake table was full (overflow)."
+};
+
+/* is_phase_row - a "phase PORT PHASE count sum_ns max_ns ..." row? */
+static bool is_phase_row(const struct table *t, int r)
+{
+	return t->nfields[r] >= 6 && !strcmp(t->rows[r][0], "phase");
+}
+
+/* write_tcp - tcp_stats and tcp_hist */
+static void write_tcp(struct prom *p, const struct snapshot *s)
+{
+	static const char *const port[] = { "port" };
+	const char *text = snapshot_text(s, "tcp_stats");
+	struct table st, hi;
+	struct hset h = { 0 };
+	struct label l[2];
+	unsigned long long v;
+	int i, r;
+
+	if (load(&st, s, "tcp_stats"))
+		table_metrics(p, &st, tcp_metrics, ARRAY_SIZE(tcp_metrics),
+			      false, port, 1);
+	load(&hi, s, "tcp_hist");
+	hset_load(&h, &hi, 2);
+	/* phase rows: port phase count sum_ns max_ns p50_ns p99_ns */
+	for (r = 0; r < st.nrows; r++) {
+		struct hseries *one;
+
+		if (!is_phase_row(&st, r))
+			continue;
+		one = hset_get(&h, (const char *const *)&st.rows[r][1]);
+		one->sum_ns = strtoull(st.rows[r][4], NULL, 10);
+		one->has_sum = true;
+	}
+	for (i = 0; i < h.n; i++) {
+		l[0] = (struct label){ "port", h.s[i].key[0] };
+		l[1] = (struct label){ "phase", h.s[i].key[1] };
+		hist_samples(p, &fam_tcp_hist, l, 2, &h.s[i]);
+	}
+	for (r = 0; r < st.nrows; r++) {
+		if (!is_phase_row(&st, r))
+			continue;
+		l[0] = (struct label){ "port", st.rows[r][1] };
+		l[1] = (struct label){ "phase", st.rows[r][2] };
+		sample_u64(p, &fam_tcp_max, "", l, 2,
+			   strtoull(st.rows[r][5], NULL, 10), true);
+	}
+	if (comment_u64(text, "table", "size", &v))
+		sample_u64(p, &fam_table_size, "", NULL, 0, v, false);
+	if (comment_u64(text, "table", "in_use", &v))
+		sample_u64(p, &fam_table_in_use, "", NULL, 0, v, false);
+	if (comment_u64(text, "table", "expired", &v))
+		sample_u64(p, &fam_table_expired, "", NULL, 0, v, false);
+	if (comment_u64(text, "table", "full", &v))
+		sample_u64(p, &fam_table_full, "", NULL, 0, v, false);
+	free(h.s);
+	table_free(&st);
+	table_free(&hi);
+}
+
+static const struct family fam_attached = {
+	"teeprobe_probe_attached", "gauge",
+	"1 when a probe of the TEE or TCP part is attached, 0 when its symbol is not found or it failed (tee_probes, tcp_probes)."
+};
+static const struct family fam_missed = {
+	"teeprobe_probe_missed_total", "counter",
+	"Hits a probe missed (a kretprobe with no free instance, a kprobe hit inside another handler)."
+};
+
+/* probes_table - tee_probes or tcp_probes; tee_probes starts "# preset" */
+static bool probes_table(struct table *t, const struct snapshot *s,
+			 const char *name)
+{
+	const char *text = snapshot_text(s, name);
+	const char *header = text ? strstr(text, "# symbol ") : NULL;
+
+	return !table_parse(t, header);
+}
+
+/* write_probes - each probe's state and misses */
+static void write_probes(struct prom *p, const struct snapshot *s)
+{
+	static const char *const parts[] = { "tee", "tcp" };
+	static const char *const files[] = { "tee_probes", "tcp_probes" };
+	struct table t[2];
+	struct label l[2];
+	int i, r, state, missed;
+
+	for (i = 0; i < 2; i++)
+		probes_table(&t[i], s, files[i]);
+	for (i = 0; i < 2; i++) {
+		state = table_col(&t[i], "state");
+		for (r = 0; state >= 0 && r < t[i].nrows; r++) {
+			if (t[i].nfields[r] <= state)
+				continue;
+			l[0] = (struct label){ "part", parts[i] };
+			l[1] = (struct label){ "symbol", t[i].rows[r][0] };
+			sample(p, &fam_attached, "", l, 2,
+			       strcmp(t[i].rows[r][state], "attached") ? "0" : "1");
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		missed = table_col(&t[i], "nmissed");
+		for (r = 0; missed >= 0 && r < t[i].nrows; r++) {
+			if (t[i].nfields[r] <= missed)
+				continue;
+			l[0] = (struct label){ "part", parts[i] };
+			l[1] = (struct label){ "symbol", t[i].rows[r][0] };
+			sample_u64(p, &fam_missed, "", l, 2,
+				   table_u64(&t[i], r, missed), false);
+		}
+	}
+	table_free(&t[0]);
+	table_free(&t[1]);
+}
+
+/* prom_up - were the module's files read (its version file is there)? */
+bool prom_up(const struct snapshot *s)
+{
+	return snapshot_text(s, "version") != NULL;
+}
+
+/*
+ * prom_write - one exposition of snapshot @s, whose sources are the
+ * module's debugfs files by name. Without them (no module) only
+ * teeprobe_up 0 and teeprobe_build_info.
+ */
+void prom_write(FILE *out, const struct snapshot *s, const char *tool_version)
+{
+	struct prom p = { .out = out };
+
+	write_info(&p, s, tool_version);
+	if (!prom_up(s))
+		return;
+	write_tee(&p, s);
+	write_netrx(&p, s);
+	write_tcp(&p, s);
+	write_probes(&p, s);
+}
