@@ -26,16 +26,15 @@ fuzz="python3 $top/tests/integration/badinput.py"
 # A batch may take its time on a slow guest, but never hangs.
 batch_timeout=$((120 + n / 20))
 
-# all_readable - cat every readable debugfs file and parameter
+# all_readable - read every readable debugfs file and parameter, in one
+# process (each exec costs seconds on the debug kernel); cat names the file
+# it cannot read
 all_readable() {
-	local f
-	local t0
-	for f in "$DEBUGFS"/* "$params"/*; do
-		[ "$(stat -c %a "$f")" = 200 ] && continue
-		t0=$SECONDS
-		cat "$f" >/dev/null || { echo "cannot read $f"; return 1; }
-		[ $((SECONDS - t0)) -lt 5 ] || echo "reading $f took $((SECONDS - t0)) s"
-	done
+	local files
+	mapfile -d '' files < <(find "$DEBUGFS" "$params" -maxdepth 1 -type f \
+		! -perm 0200 -print0)
+	[ ${#files[@]} -ge 10 ] || { echo "only ${#files[@]} readable files"; return 1; }
+	cat "${files[@]}" >/dev/null
 }
 
 # step WHAT CMD... - one step of still_works, named and timed, so a failure
