@@ -13,11 +13,16 @@
 #include <linux/moduleparam.h>
 #include <linux/atomic.h>
 #include <linux/time64.h>
+#include <linux/cpu.h>
+#include <linux/jiffies.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
 #include "teeprobe.h"
+#include "window.h"
 
 atomic_t teeprobe_reset_generation = ATOMIC_INIT(0);
 
@@ -53,6 +58,59 @@ MODULE_PARM_DESC(window_ms, "Length of the summary windows in ms, 10 to 60000 (d
 u64 teeprobe_window_len_ns(void)
 {
 	return (u64)READ_ONCE(window_ms) * NSEC_PER_MSEC;
+}
+
+/*
+ * teeprobe_windows_flush_quiet - the periodic flush of a part's windows. A
+ * window is closed by the first event after it, so a CPU that went quiet
+ * would keep its last window open: every online CPU whose window
+ * (@window_of) ended is asked to close it itself by running @flush (an IPI,
+ * so the close never races with its probes). Busy CPUs have rolled on their
+ * own by then and get no IPI. Returns the delay in jiffies to just after the
+ * next boundary, an eighth of a window late, for the next pass.
+ */
+unsigned long teeprobe_windows_flush_quiet(struct teeprobe_window *(*window_of)(int cpu),
+					   smp_call_func_t flush)
+{
+	u64 len = teeprobe_window_len_ns();
+	u64 now = ktime_get_ns();
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct teeprobe_window *src = window_of(cpu);
+		struct teeprobe_window w = {
+			.start_ns = READ_ONCE(src->start_ns),
+			.len_ns = READ_ONCE(src->len_ns),
+			.open = READ_ONCE(src->open),
+		};
+
+		/* A hint only: the CPU checks again with interrupts off. */
+		if (teeprobe_window_expired(&w, now, len))
+			smp_call_function_single(cpu, flush, NULL, 1);
+	}
+	cpus_read_unlock();
+	return nsecs_to_jiffies(teeprobe_window_align(now, len) + len +
+				len / 8 - now) + 1;
+}
+
+/*
+ * teeprobe_reset_each_cpu - run @reset on every possible CPU's state: on
+ * the CPU itself when it is online (an IPI; @reset gets NULL and takes its
+ * own), directly with @state_of(cpu) when it is offline
+ */
+void teeprobe_reset_each_cpu(smp_call_func_t reset, void *(*state_of)(int cpu))
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		if (cpu_online(cpu))
+			smp_call_function_single(cpu, reset, NULL, 1);
+		else
+			reset(state_of(cpu));
+	}
+	cpus_read_unlock();
 }
 
 /* teeprobe_reset_all - zero every counter and histogram, then say so */

@@ -271,35 +271,27 @@ static void netrx_flush_open(void *unused)
 	netrx_flush(0);	/* no window has length 0: every open one closes */
 }
 
+/* netrx_window_of - @cpu's window, for the flush */
+static struct teeprobe_window *netrx_window_of(int cpu)
+{
+	return &per_cpu_ptr(&netrx_cpu, cpu)->window;
+}
+
 /* netrx_flush_fn - close the windows of quiet CPUs; run again next window */
 static void netrx_flush_fn(struct work_struct *work)
 {
-	u64 len = teeprobe_window_len_ns();
-	u64 now = ktime_get_ns();
-	u64 next;
-	int cpu;
-
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		struct tp_netrx_cpu *st = per_cpu_ptr(&netrx_cpu, cpu);
-		struct teeprobe_window w = {
-			.start_ns = READ_ONCE(st->window.start_ns),
-			.len_ns = READ_ONCE(st->window.len_ns),
-			.open = READ_ONCE(st->window.open),
-		};
-
-		/* A hint only: the CPU checks again with interrupts off. */
-		if (teeprobe_window_expired(&w, now, len))
-			smp_call_function_single(cpu, netrx_flush_ended,
-						 NULL, 1);
-	}
-	cpus_read_unlock();
-	/* Just after the next boundary: an eighth of a window late. */
-	next = teeprobe_window_align(now, len) + len + len / 8 - now;
-	schedule_delayed_work(&netrx_flush_work, nsecs_to_jiffies(next) + 1);
+	schedule_delayed_work(&netrx_flush_work,
+			      teeprobe_windows_flush_quiet(netrx_window_of,
+							   netrx_flush_ended));
 }
 
 /* ---- reset and debugfs ---------------------------------------------------- */
+
+/* netrx_state_of - @cpu's state, for a reset while it is offline */
+static void *netrx_state_of(int cpu)
+{
+	return per_cpu_ptr(&netrx_cpu, cpu);
+}
 
 /* netrx_reset_cpu - zero this CPU's totals (IPI, or an offline CPU) */
 static void netrx_reset_cpu(void *info)
@@ -318,16 +310,7 @@ static void netrx_reset_cpu(void *info)
  */
 void teeprobe_softirq_reset(void)
 {
-	int cpu;
-
-	cpus_read_lock();
-	for_each_possible_cpu(cpu) {
-		if (cpu_online(cpu))
-			smp_call_function_single(cpu, netrx_reset_cpu, NULL, 1);
-		else
-			netrx_reset_cpu(per_cpu_ptr(&netrx_cpu, cpu));
-	}
-	cpus_read_unlock();
+	teeprobe_reset_each_cpu(netrx_reset_cpu, netrx_state_of);
 }
 
 /* counts_merge - add the counters of one CPU into @sum */

@@ -905,37 +905,33 @@ static void hs_flush_open(void *unused)
 	hs_flush(0);
 }
 
+/* hs_window_of - @cpu's window, for the flush */
+static struct teeprobe_window *hs_window_of(int cpu)
+{
+	return &per_cpu_ptr(tcp_cpu, cpu)->window;
+}
+
 /* hs_flush_fn - close quiet CPUs' windows, forget stale handshakes */
 static void hs_flush_fn(struct work_struct *work)
 {
-	u64 len = teeprobe_window_len_ns();
+	unsigned long next = teeprobe_windows_flush_quiet(hs_window_of,
+							   hs_flush_ended);
 	u64 now = ktime_get_ns();
-	u64 next;
-	int cpu;
 
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		struct tp_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
-		struct teeprobe_window w = {
-			.start_ns = READ_ONCE(st->window.start_ns),
-			.len_ns = READ_ONCE(st->window.len_ns),
-			.open = READ_ONCE(st->window.open),
-		};
-
-		/* A hint only: the CPU checks again with interrupts off. */
-		if (teeprobe_window_expired(&w, now, len))
-			smp_call_function_single(cpu, hs_flush_ended, NULL, 1);
-	}
-	cpus_read_unlock();
 	if (now - tcp_last_expire_ns >= TP_TCP_EXPIRE_NS) {
 		teeprobe_tcp_table_expire(&tcp_table, now);
 		tcp_last_expire_ns = now;
 	}
-	next = teeprobe_window_align(now, len) + len + len / 8 - now;
-	schedule_delayed_work(&hs_flush_work, nsecs_to_jiffies(next) + 1);
+	schedule_delayed_work(&hs_flush_work, next);
 }
 
 /* ---- reset and debugfs ---------------------------------------------------- */
+
+/* hs_state_of - @cpu's state, for a reset while it is offline */
+static void *hs_state_of(int cpu)
+{
+	return per_cpu_ptr(tcp_cpu, cpu);
+}
 
 /* hs_reset_cpu - zero this CPU's totals (IPI, or an offline CPU) */
 static void hs_reset_cpu(void *info)
@@ -951,16 +947,7 @@ static void hs_reset_cpu(void *info)
  */
 void teeprobe_tcp_reset(void)
 {
-	int cpu;
-
-	cpus_read_lock();
-	for_each_possible_cpu(cpu) {
-		if (cpu_online(cpu))
-			smp_call_function_single(cpu, hs_reset_cpu, NULL, 1);
-		else
-			hs_reset_cpu(per_cpu_ptr(tcp_cpu, cpu));
-	}
-	cpus_read_unlock();
+	teeprobe_reset_each_cpu(hs_reset_cpu, hs_state_of);
 	teeprobe_tcp_table_reset_counts(&tcp_table);
 }
 

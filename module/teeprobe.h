@@ -6,6 +6,7 @@
 #define TEEPROBE_H
 
 #include <linux/atomic.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 
 #define TEEPROBE_VERSION "0.1.0"
@@ -15,6 +16,11 @@ extern atomic_t teeprobe_reset_generation;
 
 void teeprobe_reset_all(void);
 u64 teeprobe_window_len_ns(void);
+
+struct teeprobe_window;
+unsigned long teeprobe_windows_flush_quiet(struct teeprobe_window *(*window_of)(int cpu),
+					   smp_call_func_t flush);
+void teeprobe_reset_each_cpu(smp_call_func_t reset, void *(*state_of)(int cpu));
 
 struct seq_file;
 struct tracepoint;
