@@ -52,7 +52,8 @@ static const struct kernel_param_ops window_ms_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(window_ms, &window_ms_ops, &window_ms, 0644);
-MODULE_PARM_DESC(window_ms, "Length of the summary windows in ms, 10 to 60000 (default 100); writable at run time");
+__MODULE_PARM_TYPE(window_ms, "uint");
+MODULE_PARM_DESC(window_ms, "length of the summary windows in ms, 10 to 60000 (default 100); writable at run time");
 
 /* teeprobe_window_len_ns - the current window length */
 u64 teeprobe_window_len_ns(void)

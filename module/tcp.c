@@ -116,8 +116,10 @@ static const struct kernel_param_ops timeout_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(tcp_table_size, &table_size_ops, &tcp_table_size, 0444);
+__MODULE_PARM_TYPE(tcp_table_size, "uint");
 MODULE_PARM_DESC(tcp_table_size, "TCP handshakes followed at once, a power of two from 64 to 1048576 (default 4096)");
 module_param_cb(tcp_timeout_s, &timeout_ops, &tcp_timeout_s, 0444);
+__MODULE_PARM_TYPE(tcp_timeout_s, "uint");
 MODULE_PARM_DESC(tcp_timeout_s, "seconds after which a handshake never seen to finish is forgotten, 1 to 3600 (default 120)");
 
 /* ---- state ---------------------------------------------------------- */

@@ -131,19 +131,27 @@ static struct kparam_string ioctl_symbol_str = {
 static struct kparam_string wait_symbols_str = {
 	.maxlen = sizeof(wait_symbols), .string = wait_symbols };
 
+/*
+ * The _cb parameters carry no type for modinfo by themselves;
+ * __MODULE_PARM_TYPE adds it, as module_param() does for the plain ones.
+ */
 module_param_cb(preset, &preset_ops, &preset_str, 0444);
-MODULE_PARM_DESC(preset, "TEE driver to probe: tee (mainline TEE core), tzdriver (iTrustee) or custom");
+__MODULE_PARM_TYPE(preset, "string");
+MODULE_PARM_DESC(preset, "TEE driver to probe: tee (mainline TEE core: OP-TEE, AMD-TEE), tzdriver (iTrustee) or custom (default tee)");
 module_param_cb(ioctl_symbol, &symbols_ops, &ioctl_symbol_str, 0444);
-MODULE_PARM_DESC(ioctl_symbol, "custom: the driver's ioctl entry symbol (replaces the preset's)");
+__MODULE_PARM_TYPE(ioctl_symbol, "string");
+MODULE_PARM_DESC(ioctl_symbol, "the driver's ioctl entry symbol, replacing the preset's; needed by preset=custom (default: the preset's, tee_ioctl or tc_client_ioctl)");
 module_param_cb(wait_symbols, &symbols_ops, &wait_symbols_str, 0444);
-MODULE_PARM_DESC(wait_symbols, "custom: up to 8 comma-separated symbols where callers wait for the TEE");
+__MODULE_PARM_TYPE(wait_symbols, "string");
+MODULE_PARM_DESC(wait_symbols, "up to 8 comma-separated symbols where callers wait for the TEE, added to the preset's (default none)");
 module_param_cb(maxactive, &maxactive_ops, &maxactive, 0444);
-MODULE_PARM_DESC(maxactive, "calls each kretprobe can follow at once; 0 = max(256, 16 per CPU)");
+__MODULE_PARM_TYPE(maxactive, "uint");
+MODULE_PARM_DESC(maxactive, "calls each kretprobe can follow at once, 0 to 4096; 0 = max(256, 16 per CPU) (default 0)");
 
 static int pid_param[TEEPROBE_MAX_PIDS];
 static unsigned int nr_pid_param;
 module_param_array_named(pid, pid_param, int, &nr_pid_param, 0444);
-MODULE_PARM_DESC(pid, "follow only the TEE calls of these processes (up to 8, comma-separated)");
+MODULE_PARM_DESC(pid, "follow only the TEE calls of these processes, up to 8 comma-separated pids (default: every process)");
 
 /* ---- probes -------------------------------------------------------- */
 
