@@ -1,25 +1,125 @@
 # SPDX-License-Identifier: GPL-2.0
 # teeprobe - top-level targets.
 #
-#   make            the module for KDIR (default: the running kernel) and the tools
+#   make            the module for KDIR (default: the running kernel), the
+#                   tools and the man pages
 #   make check      install what is missing, build, run every test
 #   make demo       the lab case in a QEMU guest, with its diagnosis
 #   make bench      benchmarks (ratios measured side by side)
 #   make stress     reliability runs at full size (lab kernel, fuzzing)
+#   make install    teeprobe.ko for KVER, the tools, man pages and docs
+#                   (PREFIX, DESTDIR; Documentation/install.rst)
+#   make uninstall  remove what make install installed
+#   make dkms-source      the DKMS source tree under DESTDIR/usr/src
+#   make install-dkms     that, registered with DKMS and built for every
+#                         kernel with headers; make uninstall-dkms
 #   make clean
 KVER	?= $(shell uname -r)
 KDIR	?= /lib/modules/$(KVER)/build
+VERSION	:= $(shell sed -n 's/^\#define TEEPROBE_VERSION "\(.*\)"/\1/p' module/teeprobe.h)
 
-.PHONY: all modules tools lab check demo bench stress clean deps
+# Where make install puts things: PREFIX for the tools, man pages and docs,
+# DESTDIR in front of every path (a staging tree for a package). The module
+# goes to DESTDIR/lib/modules/KVER/INSTALL_MOD_DIR, as the kernel's
+# modules_install puts it.
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/bin
+MANDIR		?= $(PREFIX)/share/man
+DOCDIR		?= $(PREFIX)/share/doc/teeprobe
+INSTALL_MOD_DIR	?= extra
+# DKMS finds sources only in its source tree, whatever PREFIX is.
+DKMS_SRCTREE	?= /usr/src
+DKMS		?= dkms
+# install-dkms builds for these kernels (default: every one with headers).
+DKMS_KERNELS	?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
+INSTALL		?= install
+RST2MAN		?= rst2man
 
-all: modules tools
+# One man page per Documentation/teeprobe*.rst (teeprobe.1, teeprobe-record.1...)
+MAN_RST		:= $(wildcard Documentation/teeprobe*.rst)
+MAN_PAGES	:= $(patsubst Documentation/%.rst,build/man/%.1,$(MAN_RST))
+DKMS_FILES	:= module/dkms.conf module/Kbuild \
+		   $(filter-out %.mod.c,$(wildcard module/*.c)) $(wildcard module/*.h)
+DEST		:= $(if $(DESTDIR),$(abspath $(DESTDIR)))
 
-modules:
+.PHONY: all modules module tools man lab check demo bench stress clean deps \
+	kdir-check install install-module install-tools install-man install-doc \
+	uninstall dkms-source install-dkms uninstall-dkms
+
+all: modules tools man
+
+kdir-check:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): install linux-headers-$(KVER) or set KDIR=" >&2; exit 1; }
+
+# Every module of the project (teeprobe.ko, the lab's, the tests')
+modules: kdir-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# teeprobe.ko alone, what install and DKMS build
+module: kdir-check
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module modules
 
 tools:
 	$(MAKE) -C tools
+
+man: $(MAN_PAGES)
+
+# rst2man takes NAME from the title and subtitle, the section from the
+# ":Manual section:" field; the version goes into the page's footer here.
+build/man/%.1: Documentation/%.rst module/teeprobe.h
+	@command -v $(RST2MAN) >/dev/null || { echo "no $(RST2MAN): install python3-docutils (scripts/deps)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(RST2MAN) --halt=warning $< $@.tmp
+	sed '1,/^\.TH /s/^\(\.TH "[^"]*" 1 "[^"]*"\) ""/\1 "teeprobe $(VERSION)"/' $@.tmp >$@
+	@rm -f $@.tmp
+
+install: install-module install-tools install-man install-doc
+
+install-module: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/module INSTALL_MOD_PATH=$(DEST) \
+		INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	$(if $(DEST),,depmod -a $(KVER))
+
+install-tools: tools
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0755 tools/teeprobe $(DESTDIR)$(BINDIR)/teeprobe
+
+install-man: man
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 0644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+
+install-doc:
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/Documentation
+	$(INSTALL) -m 0644 README COPYING $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 $(wildcard Documentation/*.rst) $(DESTDIR)$(DOCDIR)/Documentation/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/teeprobe
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
+	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(DEST)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/teeprobe.ko*
+	$(if $(DEST),,depmod -a $(KVER))
+
+# The DKMS source tree: module/ with its dkms.conf, nothing else
+dkms-source:
+	$(INSTALL) -d $(DESTDIR)$(DKMS_SRCTREE)/teeprobe-$(VERSION)
+	$(INSTALL) -m 0644 $(DKMS_FILES) $(DESTDIR)$(DKMS_SRCTREE)/teeprobe-$(VERSION)/
+
+# Register with the host's DKMS and build and install for DKMS_KERNELS; a
+# kernel without kretprobes, tracepoints or debugfs is skipped (status 77).
+install-dkms:
+	@test -z "$(DESTDIR)" || { echo "install-dkms installs on this host; for a package, make dkms-source DESTDIR=..." >&2; exit 1; }
+	$(MAKE) dkms-source
+	$(DKMS) status teeprobe/$(VERSION) | grep -q . || $(DKMS) add teeprobe/$(VERSION)
+	@set -e; for k in $(DKMS_KERNELS); do \
+		echo "$(DKMS) install teeprobe/$(VERSION) -k $$k"; \
+		$(DKMS) install teeprobe/$(VERSION) -k $$k || test $$? = 77; \
+	done
+
+uninstall-dkms:
+	@test -z "$(DESTDIR)" || { echo "uninstall-dkms removes from this host; no DESTDIR" >&2; exit 1; }
+	if $(DKMS) status teeprobe/$(VERSION) | grep -q .; then $(DKMS) remove teeprobe/$(VERSION) --all; fi
+	rm -rf $(DKMS_SRCTREE)/teeprobe-$(VERSION)
 
 lab:
 	@if [ -f lab/Makefile ]; then $(MAKE) -C lab; fi
@@ -41,6 +141,7 @@ stress: deps
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -f module/Module.symvers
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/unit clean
 	@if [ -f lab/Makefile ]; then $(MAKE) -C lab clean; fi
