@@ -70,6 +70,7 @@ build/man/%.1: Documentation/%.rst module/teeprobe.h
 	@command -v $(RST2MAN) >/dev/null || { echo "no $(RST2MAN): install python3-docutils (scripts/deps)" >&2; exit 1; }
 	@mkdir -p $(@D)
 	$(RST2MAN) --halt=warning $< $@.tmp
+	@grep -q '^\.TH "[^"]*" 1 ' $@.tmp || { rm -f $@.tmp; echo "$<: not a man page: one top-level section (the subtitle) and ':Manual section: 1' after it" >&2; exit 1; }
 	sed '1,/^\.TH /s/^\(\.TH "[^"]*" 1 "[^"]*"\) ""/\1 "teeprobe $(VERSION)"/' $@.tmp >$@
 	@rm -f $@.tmp
 
