@@ -14,6 +14,7 @@
  * snapshot.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -406,6 +407,27 @@ static int run_session(const struct record_opts *o, char **argv,
 	return ret;
 }
 
+/*
+ * module_pin - hold one of the module's debugfs files open for the session.
+ * An open debugfs file takes a reference on its module, so rmmod says
+ * "in use" until the session ends. Without it, a module removed while
+ * trace-cmd opens the instance's event files races with the kernel's
+ * removal of those events (6.1's tracing core then reads a freed
+ * trace_event_file: KASAN use-after-free in tracing_open_file_tr).
+ * Returns the descriptor, or -1 when the module is gone.
+ */
+static int module_pin(void)
+{
+	char *path = teeprobe_debugfs_path("version");
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0)
+		err_msg("record: the teeprobe module went away (%s): load it again\n",
+			path ? strerror(errno) : "no debugfs");
+	free(path);
+	return fd;
+}
+
 /* record_main - entry point of teeprobe record */
 int record_main(int argc, char **argv)
 {
@@ -424,6 +446,7 @@ int record_main(int argc, char **argv)
 	struct record_opts o = { .output = "trace.dat" };
 	struct module_config saved = { 0 };
 	struct tracefs_instance *inst = NULL;
+	int pin;
 	char *targv[MAX_ARGS], name[64], mask[32];
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	unsigned long v;
@@ -496,13 +519,19 @@ int record_main(int argc, char **argv)
 	}
 	if (teeprobe_require_module())
 		return 1;
+	pin = module_pin();
+	if (pin < 0)
+		return 1;
 	snprintf(name, sizeof(name), "teeprobe-record-%d", (int)getpid());
 	if (tracefs_instance_exists(name)) {
 		err_msg("record: a tracefs instance %s already exists\n", name);
+		close(pin);
 		return 1;
 	}
-	if (build_argv(&o, name, o.cpus ? mask : NULL, targv))
+	if (build_argv(&o, name, o.cpus ? mask : NULL, targv)) {
+		close(pin);
 		return 1;
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	config_save(&saved);
@@ -517,6 +546,7 @@ int record_main(int argc, char **argv)
 			tracefs_instance_destroy(inst);
 	}
 	tracefs_instance_free(inst);
+	close(pin);	/* the module may go now */
 	free(saved.pid_filter);
 	free(saved.window_ms);
 	return ret ? 1 : 0;
