@@ -78,10 +78,26 @@ rmmod_retry() {
 	done
 	return 1
 }
-done_cycles=0
+# session_opened - wait (at most 60 s) until a record session has its
+# tracefs instance, that is, holds the loaded module
+session_opened() {
+	local i
+	for i in $(seq 600); do
+		ls $TRACEFS/instances | grep -q '^teeprobe-record-' && return 0
+		sleep 0.1
+	done
+	return 1
+}
+done_cycles=0 held=0
 for i in $(seq "$cycles"); do
 	insmod "$ko" 2>>$out/insmod.err || break
-	sleep "0.$((RANDOM % 5))"
+	# every 5th cycle unloads under an open session (rmmod must wait
+	# for it); the others at a random moment
+	if [ $((i % 5)) = 0 ]; then
+		session_opened && held=$((held + 1))
+	else
+		sleep "0.$((RANDOM % 5))"
+	fi
 	rmmod_retry || break
 	done_cycles=$i
 done
@@ -93,7 +109,10 @@ read -r rounds failed <$out/client.result
 check "the load went on: $rounds client rounds of 50 connections, none failed" \
 	test "$rounds" -ge 1 -a "$failed" = 0
 read -r rec_ok rec_refused <$out/record.result
-echo "# record sessions: $rec_ok recorded, $rec_refused refused (module out)"
+echo "# record sessions: $rec_ok recorded, $rec_refused refused (module out); $held cycles unloaded under an open session"
+check "every 5th cycle found a record session open and unloaded after it ($held of $((cycles / 5)))" \
+	test "$held" = $((cycles / 5))
+check "sessions that held the module recorded ($rec_ok >= $held)" test "$rec_ok" -ge "$held"
 check "record sessions refused while the module was out said why" \
 	sh -c "[ $rec_refused = 0 ] || grep -q 'module is not loaded' $out/record.log"
 check_eq "no tracefs instance left behind by the sessions" 0 \
