@@ -75,7 +75,14 @@
 #define TP_TCP_TABLE_MAX	(1U << 20)
 #define TP_TCP_TIMEOUT_MAX	3600
 
-static unsigned int tcp_table_size = 4096;
+/*
+ * 2048 handshakes in flight: a server holds its rate times its handshake
+ * time (tens at 10,000 connections/s); under a SYN flood a listener's
+ * half-open queue fills any size, and the rest is counted untracked. Its
+ * 102 KiB keep teeprobe's fixed memory within 256 KiB per CPU on a 2-CPU
+ * machine (Documentation/benchmarks.rst).
+ */
+static unsigned int tcp_table_size = 2048;
 static unsigned int tcp_timeout_s = 120;
 
 /* param_set_table_size - a power of two from 64 to 1048576 */
@@ -117,7 +124,7 @@ static const struct kernel_param_ops timeout_ops = {
 };
 module_param_cb(tcp_table_size, &table_size_ops, &tcp_table_size, 0444);
 __MODULE_PARM_TYPE(tcp_table_size, "uint");
-MODULE_PARM_DESC(tcp_table_size, "TCP handshakes followed at once, a power of two from 64 to 1048576 (default 4096)");
+MODULE_PARM_DESC(tcp_table_size, "TCP handshakes followed at once, a power of two from 64 to 1048576 (default 2048)");
 module_param_cb(tcp_timeout_s, &timeout_ops, &tcp_timeout_s, 0444);
 __MODULE_PARM_TYPE(tcp_timeout_s, "uint");
 MODULE_PARM_DESC(tcp_timeout_s, "seconds after which a handshake never seen to finish is forgotten, 1 to 3600 (default 120)");
@@ -1120,7 +1127,11 @@ int teeprobe_tcp_init(void)
 	/* alloc_percpu's limit */
 	BUILD_BUG_ON(sizeof(struct tp_tcp_cpu) > PCPU_MIN_UNIT_SIZE);
 	nr_buckets = teeprobe_tcp_table_buckets(tcp_table_size);
-	tcp_buckets = kvcalloc(nr_buckets, sizeof(*tcp_buckets), GFP_KERNEL);
+	/*
+	 * vmalloc: whole pages (204 KiB by default), where kmalloc would
+	 * round up to the next power of two (256 KiB).
+	 */
+	tcp_buckets = vcalloc(nr_buckets, sizeof(*tcp_buckets));
 	if (!tcp_buckets)
 		return -ENOMEM;
 	teeprobe_tcp_table_init(&tcp_table, tcp_buckets, nr_buckets,
@@ -1145,7 +1156,7 @@ int teeprobe_tcp_init(void)
 out_free_percpu:
 	free_percpu(tcp_cpu);
 out_free_table:
-	kvfree(tcp_buckets);
+	vfree(tcp_buckets);
 	return ret;
 }
 
@@ -1158,5 +1169,5 @@ void teeprobe_tcp_exit(void)
 	cancel_delayed_work_sync(&hs_flush_work);
 	on_each_cpu(hs_flush_open, NULL, 1);
 	free_percpu(tcp_cpu);
-	kvfree(tcp_buckets);
+	vfree(tcp_buckets);
 }

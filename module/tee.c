@@ -182,11 +182,15 @@ struct tp_probe {
 	struct tp_step_stats __percpu *stats;
 };
 
-/* What a kretprobe instance keeps between entry and return */
+/*
+ * What a kretprobe instance keeps between entry and return. 16 bytes: with
+ * the kernel's 48-byte instance header each of the maxactive instances of
+ * every probe fits a 64-byte slab object (a pointer here made it 96).
+ */
 struct tp_instance {
 	u64 start_ns;
-	struct tp_call *call;
-	unsigned int raw_cmd;
+	u32 raw_cmd;
+	u32 call;	/* 1 + the call's slot in call_pool; 0: not tracked */
 };
 
 static struct tp_probe probes[TP_MAX_PROBES];
@@ -329,6 +333,12 @@ static struct tp_call *call_start(u64 now)
 	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
 	atomic_inc(&calls_in_flight);
 	return call;
+}
+
+/* inst_call - the call @inst follows, or NULL */
+static struct tp_call *inst_call(const struct tp_instance *inst)
+{
+	return inst->call ? &call_pool[inst->call - 1] : NULL;
 }
 
 /* call_end - take @call out of the table and free its slot */
@@ -490,15 +500,17 @@ NOKPROBE_SYMBOL(probe_account);
 static int ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct tp_instance *inst = (struct tp_instance *)ri->data;
+	struct tp_call *call;
 	u64 now;
 
 	if (!pid_allowed())
 		return 1;	/* not followed: no return handler */
 	now = ktime_get_ns();
 	inst->start_ns = now;
-	inst->raw_cmd = (unsigned int)regs_get_kernel_argument(regs, 1);
-	inst->call = call_start(now);
-	if (inst->call) {
+	inst->raw_cmd = (u32)regs_get_kernel_argument(regs, 1);
+	call = call_start(now);
+	inst->call = call ? call - call_pool + 1 : 0;
+	if (call) {
 		unsigned long flags;
 
 		local_irq_save(flags);
@@ -519,15 +531,15 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	long ret = (long)regs_return_value(regs);
 	u64 now = ktime_get_ns();
 	u64 duration = now - inst->start_ns, offcpu = 0, runq = 0, queue_wait = 0;
+	struct tp_call *call = inst_call(inst);
 	struct tp_tee_cpu *cpu;
 	struct tp_cmd_stats *s;
 
 	probe_account(ri, duration);
-	if (inst->call) {
+	if (call) {
 		/* The call's entry is still in the table: sched_switch may
 		 * touch it until call_end(), so read it under its lock.
 		 */
-		struct tp_call *call = inst->call;
 		unsigned int b = call_bucket(call->task);
 		unsigned long flags;
 
@@ -543,7 +555,7 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		local_irq_restore(flags);
 	}
 	cpu = this_cpu_ptr(&tee_cpu);
-	if (!inst->call)
+	if (!call)
 		cpu->untracked++;
 	s = &cpu->cmd[cmd];
 	s->calls++;
@@ -961,7 +973,8 @@ int teeprobe_tee_init(void)
 		INIT_HLIST_HEAD(&call_hash[i].head);
 	}
 	call_pool_size = effective_maxactive();
-	call_pool = kvcalloc(call_pool_size, sizeof(*call_pool), GFP_KERNEL);
+	/* vmalloc: whole pages, where kmalloc would round up to a power of 2 */
+	call_pool = vcalloc(call_pool_size, sizeof(*call_pool));
 	call_used = bitmap_zalloc(call_pool_size, GFP_KERNEL);
 	if (!call_pool || !call_used) {
 		ret = -ENOMEM;
@@ -995,7 +1008,7 @@ out_free_stats:
 		free_percpu(probes[i].stats);
 out_free_table:
 	bitmap_free(call_used);
-	kvfree(call_pool);
+	vfree(call_pool);
 	return ret;
 }
 
@@ -1016,5 +1029,5 @@ void teeprobe_tee_exit(void)
 	for (i = 0; i < nr_probes; i++)
 		free_percpu(probes[i].stats);
 	bitmap_free(call_used);
-	kvfree(call_pool);
+	vfree(call_pool);
 }

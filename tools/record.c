@@ -217,6 +217,15 @@ static int build_argv(const struct record_opts *o, const char *instance,
 	argv[n++] = (char *)instance;
 	argv[n++] = "-C";
 	argv[n++] = "mono";
+	/*
+	 * trace-cmd's readers wake every millisecond by default, a cost of
+	 * its own on a busy host; the summary events come some tens a second
+	 * per CPU, so a read every 100 ms is plenty. --raw keeps the default.
+	 */
+	if (!o->raw) {
+		argv[n++] = "-s";
+		argv[n++] = "100000";
+	}
 	if (mask) {
 		argv[n++] = "-M";
 		argv[n++] = (char *)mask;

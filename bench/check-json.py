@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""check-json.py FILE - check that bench/run --json wrote every item: the
+three rate items with each of their configurations and a positive median,
+the memory stages, the report speed of both tools, and the targets. Exit
+status 1 with the reasons otherwise. It checks the shape, not the figures:
+make check runs the bench at a tiny size (bench/run --quick)."""
+import json
+import sys
+
+RATES = {"handshake_rate": "abcde", "packet_rate": "abcde", "tee_ioctl_rate": "abd"}
+STAGES = ["loaded", "connections", "flood"]
+
+
+def problems(bench):
+    """Every way bench falls short of a complete result."""
+    for key, configs in RATES.items():
+        rows = {row.get("config"): row for row in bench.get(key, {}).get("configs", [])}
+        for config in configs:
+            row = rows.get(config)
+            if not row:
+                yield "%s: no configuration %s" % (key, config)
+            elif not row.get("median", 0) > 0 or not row.get("ratio", 0) > 0:
+                yield "%s: configuration %s has no rate" % (key, config)
+    memory = bench.get("memory", {})
+    stages = [s.get("stage") for s in memory.get("stages", [])]
+    if stages != STAGES:
+        yield "memory: stages %s, wanted %s" % (stages, STAGES)
+    if not memory.get("fixed_bytes", 0) > 0 or not memory.get("percpu_static_bytes", 0) > 0:
+        yield "memory: no fixed or per-CPU size"
+    if "flood" not in memory:
+        yield "memory: no SYN flood figures"
+    report = bench.get("report_speed", {})
+    tools = [t.get("tool") for t in report.get("tools", []) if t.get("median", 0) > 0]
+    if not report.get("events", 0) > 0 or tools != ["trace-cmd", "teeprobe"]:
+        yield "report_speed: events %s, tools %s" % (report.get("events"), tools)
+    if len(bench.get("targets", [])) < 7:
+        yield "targets: %d listed" % len(bench.get("targets", []))
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    try:
+        with open(sys.argv[1]) as f:
+            bench = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("check-json: %s: %s" % (sys.argv[1], e))
+    found = list(problems(bench))
+    for p in found:
+        print("check-json: " + p)
+    sys.exit(1 if found else 0)
+
+
+if __name__ == "__main__":
+    main()

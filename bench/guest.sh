@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# guest.sh - the part of bench/run that runs inside one guest boot.
+#
+# Usage: guest.sh REPEATS CONNECTIONS PACKET_SECONDS INVOKES MEMORY_CONNECTIONS
+#                 SYNS TRACE_SECONDS
+#
+# Items 1-3 run under each configuration of configs.sh in turn, REPEATS
+# rounds (a b c d e a b c d e ...), so drift hits every configuration alike:
+#   handshake  hsbench soft, 10 client threads, CONNECTIONS per run
+#   packets    udpbench, 18-byte UDP datagrams echoed by the server, 64 in
+#              flight, for PACKET_SECONDS
+#   tee        teeclient's INVOKE loop on teesim with zero simulated cost,
+#              INVOKES per run (a b d only)
+# Item 4 follows the memory of the kernel around teeprobe.ko: loaded (five
+# times, at rest), after
+# a MEMORY_CONNECTIONS run, after SYNS SYNs at a listener, each against the same
+# moment after rmmod.
+# Item 5's input: "teeprobe record --raw" for TRACE_SECONDS while hsbench
+# hard-reg runs, into $TP_OUT/report.dat for the host to read.
+#
+# Results go to stdout, one per line:
+#   info KEY VALUE
+#   rate ITEM CONFIG REPEAT PER_SECOND
+#   memory STAGE module_bytes N sunreclaim_kb N vmalloc_kb N percpu_kb N
+#   flood syns N table_size N in_use N full N untracked N
+# progress and errors to stderr.
+bench_dir=$(cd "$(dirname "$0")" && pwd)
+. "$bench_dir/../lab/lab.sh"
+. "$bench_dir/configs.sh"
+
+repeats=${1:-5}
+conns=${2:-2000}
+packet_secs=${3:-5}
+invokes=${4:-2000}
+mem_conns=${5:-2000}
+syns=${6:-20000}
+trace_secs=${7:-60}
+UDPBENCH=$lab_top/lab/udpbench/udpbench
+UDP_PORT=7300
+FLOOD_PORT=7400
+DEBUGFS=/sys/kernel/debug/teeprobe
+MEMORY_LOADS=5
+
+# progress - a line on stderr with the guest's uptime
+progress() { echo "# $(cut -d' ' -f1 /proc/uptime) s: $*" >&2; }
+
+# run_handshake - connections/s of one hsbench run
+run_handshake() {
+	lab_run soft "$conns" 10 >&2 || return 1
+	sed -n 's/.*"connections_per_s":\([0-9.]*\).*/\1/p' "$LAB_OUT/soft-$conns/client.json"
+}
+
+# run_packets - echoes/s of one udpbench stream (64 datagrams in flight)
+run_packets() {
+	local out=$BENCH_TMP/udp.json server rc=0
+	rm -f "$BENCH_TMP/udp.ready"
+	"$UDPBENCH" echo --listen "$TP_SERVER_ADDR:$UDP_PORT" \
+		--ready-file "$BENCH_TMP/udp.ready" >/dev/null &
+	server=$!
+	wait_until 30 test -f "$BENCH_TMP/udp.ready" &&
+		ip netns exec "$TP_CLIENT_NETNS" "$UDPBENCH" send --json \
+			--to "$TP_SERVER_ADDR:$UDP_PORT" --seconds "$packet_secs" >"$out" || rc=1
+	kill $server
+	wait $server
+	[ $rc = 0 ] && sed -n 's/.*"echoes_per_s":\([0-9.]*\).*/\1/p' "$out"
+}
+
+# run_tee - invokes/s of one teeclient loop
+run_tee() {
+	local start end
+	start=$(date +%s%N)
+	"$TEECLIENT" loop "$invokes" >/dev/null || return 1
+	end=$(date +%s%N)
+	awk -v n="$invokes" -v ns=$((end - start)) 'BEGIN { printf "%.1f\n", n / (ns / 1e9) }'
+}
+
+# bench_round ROUND - every configuration once, each running items 1-3
+# (the TEE item only under a, b and d)
+bench_round() {
+	local r=$1 c item rate
+	for c in a b c d e; do
+		config_start "$c" || { echo "bench: configuration $c does not start" >&2; return 1; }
+		for item in handshake packets tee; do
+			[ "$item" = tee ] && [ "$c" != a ] && [ "$c" != b ] && [ "$c" != d ] && continue
+			rate=$("run_$item") || rate=
+			[ -n "$rate" ] || { echo "bench: $item: round $r of configuration $c failed" >&2
+				config_stop "$c"; return 1; }
+			echo "rate $item $c $r $rate"
+			progress "round $r, $c, $item: $rate/s"
+		done
+		config_stop "$c" || { echo "bench: round $r: configuration $c failed" >&2; return 1; }
+	done
+}
+
+# memory_stage - the kernel's accounting now, as one "memory" line
+memory_stage() {
+	local module
+	sync
+	sleep 2		# RCU-deferred frees
+	module=$(awk '$1 == "teeprobe" { print $2 }' /proc/modules)
+	awk -v stage="$1" -v module="${module:-0}" '
+		$1 == "SUnreclaim:" { s = $2 } $1 == "VmallocUsed:" { v = $2 }
+		$1 == "Percpu:" { p = $2 }
+		END { printf "memory %s module_bytes %d sunreclaim_kb %d vmalloc_kb %d percpu_kb %d\n",
+			stage, module, s, v, p }' /proc/meminfo
+}
+
+# table_field NAME - a field of tcp_stats' "# table" line
+table_field() {
+	sed -n "s/^# table .*\\b$1 \\([0-9]*\\).*/\\1/p" "$DEBUGFS/tcp_stats"
+}
+
+# bench_memory - item 4: what teeprobe.ko holds after load, after a
+# MEMORY_CONNECTIONS run and under a SYN flood, each the kernel's accounting before
+# rmmod less after it (the workloads leave the kernel's own caches grown)
+bench_memory() {
+	local listener untracked i
+	# At rest, MEMORY_LOADS times: slab pages move with the rest of the
+	# kernel by tens of KiB, so one pair of readings says little.
+	for i in $(seq "$MEMORY_LOADS"); do
+		memory_stage before
+		insmod "$LAB_MODULES/module/teeprobe.ko" || return 1
+		memory_stage loaded
+		[ "$i" = "$MEMORY_LOADS" ] || rmmod teeprobe || return 1
+	done
+	echo "info tee_probes $(grep -vc '^#' "$DEBUGFS/tee_probes")"
+	lab_run soft "$mem_conns" 10 >&2 || return 1
+	memory_stage connections
+	rmmod teeprobe || return 1
+	memory_stage connections_unloaded
+	insmod "$LAB_MODULES/module/teeprobe.ko" || return 1
+	# A listener that never accepts, flooded from an address nobody answers
+	# for: every SYN leaves a half-open request socket (t85-stress does so).
+	python3 -c "
+import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('$TP_SERVER_ADDR', $FLOOD_PORT)); s.listen(8)
+open('$BENCH_TMP/listening', 'w').close()
+time.sleep(3600)" &
+	listener=$!
+	wait_until 60 test -f "$BENCH_TMP/listening" || return 1
+	ip netns exec "$TP_CLIENT_NETNS" python3 "$lab_top/tests/integration/synflood.py" \
+		198.18.0.77 "$TP_SERVER_ADDR" "$FLOOD_PORT" "$syns" >&2 || return 1
+	sleep 1
+	untracked=$(awk '/^# cpu port/ { for (i = 3; i <= NF; i++) n[$i] = i - 1 }
+		$1 == "all" { u += $(n["untracked"]) } END { print u + 0 }' "$DEBUGFS/tcp_stats")
+	echo "flood syns $syns table_size $(table_field size) in_use $(table_field in_use) full $(table_field full) untracked $untracked"
+	memory_stage flood
+	rmmod teeprobe || return 1
+	memory_stage flood_unloaded
+	kill $listener
+	wait $listener 2>/dev/null
+	rm -f "$BENCH_TMP/listening"
+}
+
+# bench_trace - item 5's input: a large session recorded by teeprobe, with
+# hard-reg handshakes and an INVOKE loop running (every event kind)
+bench_trace() {
+	local recorder looper rounds=0
+	insmod "$LAB_MODULES/module/teeprobe.ko" || return 1
+	"$lab_top/tools/teeprobe" record --raw -d "$trace_secs" -o "$BENCH_TMP/report.dat" \
+		>"$BENCH_TMP/report.log" 2>&1 &
+	recorder=$!
+	wait_until 300 says_started "$BENCH_TMP/report.log" '^teeprobe: recording to ' $recorder
+	kill -0 $recorder 2>/dev/null || { cat "$BENCH_TMP/report.log" >&2; return 1; }
+	"$TEECLIENT" loop 1000000000 >/dev/null 2>&1 &
+	looper=$!
+	while kill -0 $recorder 2>/dev/null; do
+		lab_run hard-reg 200 10 >/dev/null 2>&1 || break
+		rounds=$((rounds + 1))
+	done
+	kill $looper
+	wait $looper
+	wait $recorder || { cat "$BENCH_TMP/report.log" >&2; return 1; }
+	rmmod teeprobe
+	cp "$BENCH_TMP/report.dat" "$TP_OUT/report.dat" || return 1
+	rm -f "$BENCH_TMP/report.dat"
+	echo "info trace_rounds $rounds"
+}
+
+echo "info kernel $(uname -r)"
+echo "info cpus $(nproc)"
+echo "info clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+echo "info repeats $repeats"
+echo "info connections $conns"
+echo "info packet_seconds $packet_secs"
+echo "info invokes $invokes"
+echo "info memory_connections $mem_conns"
+echo "info syns $syns"
+echo "info trace_seconds $trace_secs"
+[ -d /sys/module/teeprobe ] && rmmod teeprobe
+# Zero simulated cost: the TEE item measures the ioctl path itself, and
+# hard-reg handshakes in item 5 are quick.
+lab_load secure_threads=4 switch_us=0 invoke_us=0 shm_us=0 shm_cpu_us=0 || exit 1
+progress "memory"
+bench_memory || { echo "bench: the memory item failed" >&2; exit 1; }
+for r in $(seq "$repeats"); do
+	progress "round $r of $repeats"
+	bench_round "$r" || exit 1
+done
+progress "recording $trace_secs s for the report item"
+bench_trace || { echo "bench: recording the report item's trace failed" >&2; exit 1; }
+lab_unload
+progress "done"

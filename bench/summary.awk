@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: GPL-2.0
+# summary.awk - bench/run's table (or, with -v json=1, one JSON object)
+# from its results file:
+#   info KEY VALUE
+#   rate ITEM CONFIG ROUND PER_SECOND
+#   memory STAGE module_bytes N sunreclaim_kb N vmalloc_kb N percpu_kb N
+#   flood syns N table_size N in_use N full N untracked N
+#   percpu static_bytes N dynamic_bytes N
+#   trace events N bytes N
+#   report TOOL ROUND CPU_NANOSECONDS (user + system)
+# Rates are summarised as min/median/max over the rounds; a configuration's
+# ratio is the median over the rounds of its rate over (a)'s in that round.
+
+# sort_values - sort v[1..n] in place (n is small)
+function sort_values(v, n,   i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = v[i]
+		for (j = i - 1; j >= 1 && v[j] > t; j--)
+			v[j + 1] = v[j]
+		v[j + 1] = t
+	}
+}
+
+# median - of v[1..n], sorted
+function median(v, n) {
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+
+# stats - min/median/max of the values of key k into smin/smed/smax
+function stats(k,   v, i) {
+	for (i = 1; i <= count[k]; i++)
+		v[i] = value[k, i]
+	sort_values(v, count[k])
+	smin = v[1]; smed = median(v, count[k]); smax = v[count[k]]
+}
+
+# kib - bytes to KiB with one decimal
+function kib(b) { return sprintf("%.1f", b / 1024) }
+
+# target - record one target line: name, measured value, limit, met, text
+function target(name, value, limit, met, text) {
+	nt++
+	tname[nt] = name; tvalue[nt] = value; tlimit[nt] = limit
+	tmet[nt] = met; ttext[nt] = text
+}
+
+$1 == "info" { info[$2] = $3 }
+$1 == "rate" {
+	k = $2 SUBSEP $3
+	value[k, ++count[k]] = $5
+	round_rate[$2, $3, $4] = $5
+	if ($4 > max_round)
+		max_round = $4
+}
+$1 == "memory" {
+	# "before" and "loaded" come in pairs, several times: each pair's
+	# difference is one reading of the fixed memory
+	n = ++nmem[$2]
+	for (i = 3; i < NF; i += 2) {
+		mem[$2, $i] = $(i + 1)
+		memn[$2, n, $i] = $(i + 1)
+	}
+}
+$1 == "flood" || $1 == "percpu" || $1 == "trace" {
+	for (i = 2; i < NF; i += 2)
+		extra[$1, $i] = $(i + 1)
+}
+$1 == "report" && $4 > 0 {
+	k = "report" SUBSEP $2
+	value[k, ++count[k]] = extra["trace", "events"] / ($4 / 1e9)
+}
+
+# paired - the median, min and max over the rounds of config c's rate
+# divided by (a)'s in the same round (the runs of a round are minutes
+# apart, the rounds further: this takes the drift between rounds out)
+# into pmed, pmin, pmax
+function paired(item, c,   r, n, v) {
+	n = 0
+	for (r = 1; r <= max_round; r++)
+		if ((item, c, r) in round_rate && round_rate[item, "a", r] > 0)
+			v[++n] = round_rate[item, c, r] / round_rate[item, "a", r]
+	sort_values(v, n)
+	pmed = n ? median(v, n) : 0; pmin = v[1]; pmax = v[n]
+}
+
+# rate_block - one item's configurations: table rows or a JSON member
+function rate_block(item, key, title, unit, configs,   n, c, i, k, sep) {
+	n = split(configs, c, " ")
+	if (json)
+		printf ",\"%s\":{\"unit\":\"%s\",\"configs\":[", key, unit
+	else {
+		printf "\n%s\n", title
+		printf "  %-36s %9s %9s %9s %8s %15s\n", unit, "min", "median", "max", "ratio", "ratio min-max"
+	}
+	for (i = 1; i <= n; i++) {
+		k = item SUBSEP c[i]
+		if (!count[k])
+			continue
+		stats(k)
+		paired(item, c[i])
+		ratio[item, c[i]] = pmed
+		if (json)
+			printf "%s{\"config\":\"%s\",\"runs\":%d,\"min\":%.1f,\"median\":%.1f,\"max\":%.1f,\"ratio\":%.4f,\"ratio_min\":%.4f,\"ratio_max\":%.4f}",
+				sep, c[i], count[k], smin, smed, smax, pmed, pmin, pmax
+		else
+			printf "  %-36s %9.1f %9.1f %9.1f %7.1f%% %6.1f-%5.1f%%\n", name[c[i]],
+				smin, smed, smax, 100 * pmed, 100 * pmin, 100 * pmax
+		sep = ","
+	}
+	if (json)
+		printf "]}"
+}
+
+END {
+	name["a"] = "(a) no instrumentation"
+	name["b"] = "(b) teeprobe.ko loaded"
+	name["c"] = "(c) teeprobe.ko + teeprobe record"
+	name["d"] = "(d) bpftrace, the same signals"
+	name["e"] = "(e) trace-cmd, the raw events"
+	cpus = info["cpus"]
+
+	# Memory: what rmmod gives back at each stage (loaded: against before
+	# insmod), in slab and vmalloc (the module image is vmalloc'ed); the
+	# per-CPU data from the module's ELF and structure sizes, as the
+	# kernel's Percpu counter only moves when a chunk is (de)populated.
+	percpu_data = extra["percpu", "static_bytes"] + extra["percpu", "dynamic_bytes"]
+	split("loaded connections flood", fp, " ")
+	against["loaded"] = "before"
+	against["connections"] = "connections_unloaded"
+	against["flood"] = "flood_unloaded"
+	for (s = 1; s <= 3; s++) {
+		st = fp[s]
+		slab[st] = (mem[st, "sunreclaim_kb"] - mem[against[st], "sunreclaim_kb"]) * 1024
+		vmal[st] = (mem[st, "vmalloc_kb"] - mem[against[st], "vmalloc_kb"]) * 1024
+		total[st] = slab[st] + vmal[st] + percpu_data * cpus
+	}
+	# loaded: the median of the pairs' totals, and its slab and vmalloc
+	loads = nmem["loaded"] < nmem["before"] ? nmem["loaded"] : nmem["before"]
+	for (i = 1; i <= loads; i++) {
+		ls[i] = (memn["loaded", i, "sunreclaim_kb"] - memn["before", i, "sunreclaim_kb"]) * 1024
+		lv[i] = (memn["loaded", i, "vmalloc_kb"] - memn["before", i, "vmalloc_kb"]) * 1024
+		lt[i] = ls[i] + lv[i]
+		lsort[i] = lt[i]
+	}
+	sort_values(lsort, loads)
+	load_min = lsort[1]; load_max = lsort[loads]
+	for (i = 1; i <= loads; i++)
+		if (lt[i] == median(lsort, loads)) {
+			slab["loaded"] = ls[i]; vmal["loaded"] = lv[i]
+		}
+	total["loaded"] = median(lsort, loads) + percpu_data * cpus
+	fixed = total["loaded"]
+	flood_growth = total["flood"] - total["loaded"]
+	if (json) {
+		printf "{\"kernel\":\"%s\",\"clocksource\":\"%s\",\"cpus\":%d,\"rounds\":%d", info["kernel"], info["clocksource"], cpus, info["repeats"]
+		printf ",\"sizes\":{\"connections\":%d,\"packet_seconds\":%d,\"invokes\":%d,\"memory_connections\":%d,\"syns\":%d,\"trace_seconds\":%d}",
+			info["connections"], info["packet_seconds"], info["invokes"], info["memory_connections"], info["syns"], info["trace_seconds"]
+	} else {
+		printf "teeprobe bench: kernel %s, clocksource %s, %d CPUs, %d rounds; ratio = median over the rounds of the rate against (a)'s in the same round\n",
+			info["kernel"], info["clocksource"], cpus, info["repeats"]
+	}
+	rate_block("handshake", "handshake_rate", "1. handshake rate: hsbench soft, 10 client threads, " info["connections"] " connections a run",
+		"connections/s", "a b c d e")
+	rate_block("packets", "packet_rate", "2. packet rate: 18-byte UDP datagrams echoed across the lab NICs, 64 in flight, " info["packet_seconds"] " s a run",
+		"echoes/s (a packet each way)", "a b c d e")
+	rate_block("tee", "tee_ioctl_rate", "3. TEE ioctl rate: INVOKE loop on teesim, zero simulated cost, " info["invokes"] " a run",
+		"invokes/s", "a b d")
+
+	label["loaded"] = "loaded (median of " loads ")"
+	label["connections"] = "after " info["memory_connections"] " connections"
+	label["flood"] = "under " info["syns"] " SYNs (flood)"
+	if (json) {
+		printf ",\"memory\":{\"stages\":["
+		for (s = 1; s <= 3; s++) {
+			st = fp[s]
+			printf "%s{\"stage\":\"%s\",\"module_bytes\":%d,\"slab_bytes\":%d,\"vmalloc_bytes\":%d,\"percpu_bytes\":%d,\"total_bytes\":%d}",
+				(s > 1 ? "," : ""), st, mem[st, "module_bytes"], slab[st], vmal[st], percpu_data * cpus, total[st]
+		}
+		printf "],\"percpu_static_bytes\":%d,\"percpu_dynamic_bytes\":%d,\"fixed_bytes\":%d,\"fixed_per_cpu_bytes\":%d",
+			extra["percpu", "static_bytes"], extra["percpu", "dynamic_bytes"], fixed, fixed / cpus
+		printf ",\"fixed_loads\":%d,\"fixed_slab_vmalloc_min_bytes\":%d,\"fixed_slab_vmalloc_max_bytes\":%d",
+			loads, load_min, load_max
+		printf ",\"flood\":{\"syns\":%d,\"table_size\":%d,\"in_use\":%d,\"full\":%d,\"untracked\":%d,\"growth_bytes\":%d}}",
+			extra["flood", "syns"], extra["flood", "table_size"], extra["flood", "in_use"],
+			extra["flood", "full"], extra["flood", "untracked"], flood_growth
+	} else {
+		printf "\n4. memory: what rmmod gives back (KiB; the module image is in vmalloc)\n"
+		printf "  %-30s %9s %9s %9s %9s %9s %9s\n", "stage", "image", "slab", "vmalloc", "per-CPU", "total", "per CPU"
+		for (s = 1; s <= 3; s++) {
+			st = fp[s]
+			printf "  %-30s %9s %9s %9s %9s %9s %9s\n", label[st], kib(mem[st, "module_bytes"]),
+				kib(slab[st]), kib(vmal[st]), kib(percpu_data * cpus), kib(total[st]), kib(total[st] / cpus)
+		}
+		printf "  loaded at rest %d times: slab + vmalloc from %s to %s KiB\n", loads, kib(load_min), kib(load_max)
+		printf "  per-CPU data: %s KiB static + %s KiB allocated = %s KiB per CPU\n",
+			kib(extra["percpu", "static_bytes"]), kib(extra["percpu", "dynamic_bytes"]), kib(percpu_data)
+		printf "  SYN flood: handshake table %d entries, %d in use, %d inserts refused, %d accepts untracked\n",
+			extra["flood", "table_size"], extra["flood", "in_use"], extra["flood", "full"], extra["flood", "untracked"]
+	}
+
+	stats("report" SUBSEP "trace-cmd"); tc_med = smed
+	if (json) {
+		printf ",\"report_speed\":{\"events\":%d,\"trace_bytes\":%d,\"unit\":\"events per CPU second\",\"tools\":[",
+			extra["trace", "events"], extra["trace", "bytes"]
+		printf "{\"tool\":\"trace-cmd\",\"runs\":%d,\"min\":%.0f,\"median\":%.0f,\"max\":%.0f,\"ratio\":1}",
+			count["report" SUBSEP "trace-cmd"], smin, smed, smax
+		stats("report" SUBSEP "teeprobe")
+		printf ",{\"tool\":\"teeprobe\",\"runs\":%d,\"min\":%.0f,\"median\":%.0f,\"max\":%.0f,\"ratio\":%.3f}]}",
+			count["report" SUBSEP "teeprobe"], smin, smed, smax, smed / tc_med
+	} else {
+		printf "\n5. analysis speed on the host: a %d-event trace.dat (%.1f MB) read to /dev/null (CPU time)\n",
+			extra["trace", "events"], extra["trace", "bytes"] / 1e6
+		printf "  %-36s %11s %11s %11s %8s\n", "events per CPU second", "min", "median", "max", "ratio"
+		printf "  %-36s %11.0f %11.0f %11.0f %7.2fx\n", "trace-cmd report", smin, smed, smax, 1
+		stats("report" SUBSEP "teeprobe")
+		printf "  %-36s %11.0f %11.0f %11.0f %7.2fx\n", "teeprobe report", smin, smed, smax, smed / tc_med
+	}
+	report_ratio = smed / tc_med
+
+	target("(b) handshake rate >= 98% of (a)", ratio["handshake", "b"], 0.98, ratio["handshake", "b"] >= 0.98, sprintf("%.1f%%", 100 * ratio["handshake", "b"]))
+	target("(b) packet rate >= 98% of (a)", ratio["packets", "b"], 0.98, ratio["packets", "b"] >= 0.98, sprintf("%.1f%%", 100 * ratio["packets", "b"]))
+	target("(c) handshake rate >= 96% of (a)", ratio["handshake", "c"], 0.96, ratio["handshake", "c"] >= 0.96, sprintf("%.1f%%", 100 * ratio["handshake", "c"]))
+	target("(c) packet rate >= 96% of (a)", ratio["packets", "c"], 0.96, ratio["packets", "c"] >= 0.96, sprintf("%.1f%%", 100 * ratio["packets", "c"]))
+	target("fixed memory <= 256 KiB per CPU", fixed / cpus, 262144, fixed / cpus <= 262144, kib(fixed / cpus) " KiB")
+	target("per-CPU data <= 256 KiB per CPU", percpu_data, 262144, percpu_data <= 262144, kib(percpu_data) " KiB")
+	# Bounded: a SYN flood may not grow it; 64 KiB is the slack of the
+	# kernel's own counters, far below the SYNs' count times an entry.
+	target("bounded under SYN flood (growth <= 64 KiB)", flood_growth, 65536, flood_growth <= 65536 && extra["flood", "in_use"] <= extra["flood", "table_size"], kib(flood_growth) " KiB")
+	target("teeprobe report >= 2x trace-cmd report", report_ratio, 2, report_ratio >= 2, sprintf("%.2fx", report_ratio))
+	if (json) {
+		printf ",\"targets\":["
+		for (i = 1; i <= nt; i++)
+			printf "%s{\"target\":\"%s\",\"value\":%.4f,\"limit\":%s,\"met\":%s}", (i > 1 ? "," : ""),
+				tname[i], tvalue[i], tlimit[i], tmet[i] ? "true" : "false"
+		printf "]}\n"
+	} else {
+		printf "\ntargets\n"
+		for (i = 1; i <= nt; i++)
+			printf "  %-44s %12s  %s\n", tname[i], ttext[i], tmet[i] ? "met" : "MISSED"
+	}
+}

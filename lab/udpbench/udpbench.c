@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * udpbench.c - the lab's small-packet stream: an echo server and a client
+ * that keeps a window of datagrams in flight, sending one more for each
+ * echo it gets back. Run across the two lab NICs (client in the client
+ * namespace), every datagram is NET_RX work on both sides; the rate is set
+ * by how fast the machine turns packets around, not by drops, as a sender
+ * that only blasts would be (its receive rate swings with how the
+ * scheduler shares the CPU between the receiver and ksoftirqd).
+ *
+ * usage: udpbench echo --listen ADDR:PORT [--timeout SEC] [--ready-file PATH]
+ *        udpbench send --to ADDR:PORT [--seconds SEC] [--window N]
+ *                      [--size BYTES] [--json]
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH		64	/* datagrams per sendmmsg/recvmmsg */
+#define MAX_SIZE	1472	/* one Ethernet frame */
+#define MAX_WINDOW	4096
+#define STALL_MS	200	/* no echo for this long: refill the window */
+
+static volatile sig_atomic_t stop;
+
+/* on_signal - SIGINT/SIGTERM: finish and print */
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* now - CLOCK_MONOTONIC in seconds */
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* usage - the command line summary */
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: udpbench echo --listen ADDR:PORT [--timeout SEC] [--ready-file PATH]\n"
+"       udpbench send --to ADDR:PORT [--seconds SEC] [--window N]\n"
+"                     [--size BYTES] [--json]\n"
+"\n"
+"echo sends every UDP datagram that reaches ADDR:PORT (IPv4) back to its\n"
+"sender, until SIGINT/SIGTERM or SEC seconds (default 3600). --ready-file\n"
+"PATH is written once the socket is bound.\n"
+"\n"
+"send keeps N datagrams (default 64) of BYTES bytes (default 18: 64-byte\n"
+"Ethernet frames) in flight to an echo server for SEC seconds (default 5),\n"
+"sending one for each echo; after %d ms without an echo it sends the\n"
+"window again (counted as a stall). It prints the echoes, their rate, the\n"
+"datagrams sent and the stalls. Exit status 1 if no echo came back.\n",
+		STALL_MS);
+}
+
+/* parse_addr - "A.B.C.D:PORT" into @sa; 0 or -1 */
+static int parse_addr(const char *text, struct sockaddr_in *sa)
+{
+	const char *colon = strrchr(text, ':');
+	char host[64], *end;
+	long port;
+
+	if (!colon || colon == text || (size_t)(colon - text) >= sizeof(host))
+		return -1;
+	memcpy(host, text, colon - text);
+	host[colon - text] = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (*end || port <= 0 || port > 65535)
+		return -1;
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons(port);
+	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -1;
+}
+
+/* parse_num - a number from @min to @max, or exit with a message */
+static double parse_num(const char *opt, const char *text, double min,
+			double max)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end == text || *end || v < min || v > max) {
+		fprintf(stderr, "udpbench: --%s %s: must be a number from %g to %g\n",
+			opt, text, min, max);
+		exit(2);
+	}
+	return v;
+}
+
+/* udp_socket - a UDP socket with large buffers: a full one drops packets */
+static int udp_socket(void)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), size = 4 << 20;
+
+	if (fd >= 0) {
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	}
+	return fd;
+}
+
+/* echo_main - send every datagram back where it came from */
+static int echo_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "ready-file", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char buf[BATCH][MAX_SIZE];
+	struct sockaddr_in from[BATCH], sa;
+	struct mmsghdr msgs[BATCH];
+	struct iovec iov[BATCH];
+	const char *listen = NULL, *ready = NULL;
+	unsigned long long echoed = 0;
+	double timeout = 3600, end;
+	int fd, opt, i, n;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			listen = optarg;
+			break;
+		case 't':
+			timeout = parse_num("timeout", optarg, 0.1, 86400);
+			break;
+		case 'r':
+			ready = optarg;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!listen || parse_addr(listen, &sa)) {
+		fprintf(stderr, "udpbench: echo needs --listen A.B.C.D:PORT\n");
+		return 2;
+	}
+	fd = udp_socket();
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr, "udpbench: cannot listen on %s: %s\n", listen,
+			strerror(errno));
+		return 1;
+	}
+	if (ready) {
+		FILE *f = fopen(ready, "w");
+
+		if (!f || fclose(f)) {
+			fprintf(stderr, "udpbench: cannot write %s\n", ready);
+			return 1;
+		}
+	}
+	end = now() + timeout;
+	while (!stop && now() < end) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		for (i = 0; i < BATCH; i++) {
+			iov[i] = (struct iovec){ buf[i], MAX_SIZE };
+			msgs[i] = (struct mmsghdr){ .msg_hdr = {
+				.msg_name = &from[i], .msg_namelen = sizeof(from[i]),
+				.msg_iov = &iov[i], .msg_iovlen = 1 } };
+		}
+		n = recvmmsg(fd, msgs, BATCH, MSG_DONTWAIT, NULL);
+		if (n <= 0)
+			continue;
+		/* The same messages go back: the sender is in msg_name. */
+		for (i = 0; i < n; i++)
+			iov[i].iov_len = msgs[i].msg_len;
+		n = sendmmsg(fd, msgs, n, 0);
+		if (n > 0)
+			echoed += n;
+	}
+	close(fd);
+	printf("echoed %llu\n", echoed);
+	return 0;
+}
+
+/* send_main - keep a window of datagrams in flight, count the echoes */
+static int send_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "to", required_argument, NULL, 't' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "size", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static char payload[MAX_SIZE], buf[BATCH][MAX_SIZE];
+	struct mmsghdr out[BATCH], in[BATCH];
+	struct iovec out_iov = { payload, 18 }, in_iov[BATCH];
+	unsigned long long sent = 0, echoes = 0, stalls = 0;
+	double seconds = 5, start, end, last, t, elapsed;
+	unsigned int window = 64, want;
+	const char *to = NULL;
+	struct sockaddr_in sa;
+	int fd, opt, i, n, json = 0;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			to = optarg;
+			break;
+		case 's':
+			seconds = parse_num("seconds", optarg, 0.1, 86400);
+			break;
+		case 'w':
+			window = parse_num("window", optarg, 1, MAX_WINDOW);
+			break;
+		case 'b':
+			out_iov.iov_len = parse_num("size", optarg, 1, MAX_SIZE);
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!to || parse_addr(to, &sa)) {
+		fprintf(stderr, "udpbench: send needs --to A.B.C.D:PORT\n");
+		return 2;
+	}
+	fd = udp_socket();
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr, "udpbench: cannot send to %s: %s\n", to,
+			strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < BATCH; i++) {
+		out[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &out_iov,
+							 .msg_iovlen = 1 } };
+		in_iov[i] = (struct iovec){ buf[i], MAX_SIZE };
+		in[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &in_iov[i],
+							.msg_iovlen = 1 } };
+	}
+	start = last = now();
+	end = start + seconds;
+	want = window;
+	while (!stop && (t = now()) < end) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		/* Send what the window allows, a batch at a time. */
+		while (want) {
+			n = sendmmsg(fd, out, want < BATCH ? want : BATCH, 0);
+			if (n <= 0)
+				break;	/* a full queue: the echoes will free it */
+			sent += n;
+			want -= n;
+		}
+		if (t - last > STALL_MS / 1e3) {
+			/* Lost datagrams shrink the window: start it anew. */
+			stalls++;
+			want = window;
+			last = t;
+			continue;
+		}
+		if (poll(&p, 1, STALL_MS / 4) <= 0)
+			continue;
+		n = recvmmsg(fd, in, BATCH, MSG_DONTWAIT, NULL);
+		if (n <= 0)
+			continue;
+		echoes += n;
+		want += n;
+		last = now();
+	}
+	elapsed = now() - start;
+	close(fd);
+	if (json)
+		printf("{\"echoes\":%llu,\"seconds\":%.6f,\"echoes_per_s\":%.1f,\"sent\":%llu,\"window\":%u,\"stalls\":%llu}\n",
+		       echoes, elapsed, echoes / elapsed, sent, window, stalls);
+	else
+		printf("echoes %llu\nseconds %.6f\nechoes_per_s %.1f\nsent %llu\nwindow %u\nstalls %llu\n",
+		       echoes, elapsed, echoes / elapsed, sent, window, stalls);
+	return echoes ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (argc >= 2 && !strcmp(argv[1], "echo"))
+		return echo_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "send"))
+		return send_main(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	usage(stderr);
+	return 2;
+}
