@@ -1128,8 +1128,8 @@ int teeprobe_tcp_init(void)
 	BUILD_BUG_ON(sizeof(struct tp_tcp_cpu) > PCPU_MIN_UNIT_SIZE);
 	nr_buckets = teeprobe_tcp_table_buckets(tcp_table_size);
 	/*
-	 * vmalloc: whole pages (204 KiB by default), where kmalloc would
-	 * round up to the next power of two (256 KiB).
+	 * vmalloc: whole pages (102 KiB by default: 256 buckets of 408
+	 * bytes), where kmalloc would round up to a power of two (128 KiB).
 	 */
 	tcp_buckets = vcalloc(nr_buckets, sizeof(*tcp_buckets));
 	if (!tcp_buckets)
