@@ -33,22 +33,8 @@ RAW_KPROBES=(
 	"r:benchraw/tee_ioctl_ret tee_ioctl ret=\$retval"
 )
 
-# wait_until SECONDS CMD... - poll CMD every 0.1 s until it succeeds
-wait_until() {
-	local end=$((SECONDS + $1))
-	shift
-	while [ "$SECONDS" -lt "$end" ]; do
-		"$@" && return 0
-		sleep 0.1
-	done
-	"$@"
-}
-
 # tracer_alive - the background tracer still runs
 tracer_alive() { kill -0 "$tracer_pid" 2>/dev/null; }
-
-# says_started LOG PATTERN PID - LOG has a line matching PATTERN, or PID died
-says_started() { grep -q "$2" "$1" 2>/dev/null || ! kill -0 "$3" 2>/dev/null; }
 
 # tracecmd_started - trace-cmd enabled its events, or died trying
 tracecmd_started() {
@@ -95,12 +81,12 @@ config_start() {
 		"$lab_top/tools/teeprobe" record -o "$BENCH_TMP/record.dat" \
 			>"$BENCH_TMP/tracer.out" 2>&1 &
 		tracer_pid=$!
-		wait_until 300 says_started "$BENCH_TMP/tracer.out" '^teeprobe: recording to ' $tracer_pid
+		lab_wait 300 lab_says "$BENCH_TMP/tracer.out" '^teeprobe: recording to ' $tracer_pid
 		;;
 	d)
 		bpftrace "$lab_top/bench/signals.bt" >"$BENCH_TMP/tracer.out" 2>&1 &
 		tracer_pid=$!
-		wait_until 300 says_started "$BENCH_TMP/tracer.out" '^Attaching' $tracer_pid
+		lab_wait 300 lab_says "$BENCH_TMP/tracer.out" '^Attaching' $tracer_pid
 		;;
 	e)
 		raw_kprobes_add || { raw_kprobes_remove; return 1; }
@@ -113,7 +99,7 @@ config_start() {
 			-e tcp:tcp_retransmit_synack \
 			-e benchraw >"$BENCH_TMP/tracer.out" 2>&1 &
 		tracer_pid=$!
-		wait_until 300 tracecmd_started
+		lab_wait 300 tracecmd_started
 		;;
 	esac
 	if [ -n "$tracer_pid" ] && ! tracer_alive; then
@@ -124,11 +110,11 @@ config_start() {
 	fi
 	# Attaching probes and starting tracers leaves work behind (kprobe
 	# optimisation, bpftrace and trace-cmd set-up): not part of the cost.
-	# Then 5 s more for every configuration alike: the emulator
+	# Then SETTLE_SECONDS (5) more for every configuration alike: the emulator
 	# retranslates the kernel text that loading patched (an A/B run put a
 	# module 5 % slower right after insmod than 10 s later).
-	wait_until 30 settled
-	sleep 5
+	lab_wait 30 settled
+	sleep "${SETTLE_SECONDS:-5}"
 	return 0
 }
 

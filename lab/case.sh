@@ -84,16 +84,12 @@ teeprobe=$lab_top/tools/teeprobe
 
 # record_start FILE - a teeprobe record session in the background
 record_start() {
-	local i
 	rec_pid=
 	[ -n "$teeprobe" ] || return 0
 	"$teeprobe" record -w 100 -o "$1" 2>"$1.log" &
 	rec_pid=$!
-	for i in $(seq 1200); do
-		grep -q '^teeprobe: recording to ' "$1.log" && return 0
-		kill -0 $rec_pid 2>/dev/null || break
-		sleep 0.1
-	done
+	lab_wait 120 lab_says "$1.log" '^teeprobe: recording to ' $rec_pid
+	grep -q '^teeprobe: recording to ' "$1.log" && return 0
 	echo "lab: teeprobe record did not start:" >&2
 	cat "$1.log" >&2
 	kill -INT $rec_pid 2>/dev/null

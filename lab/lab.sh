@@ -12,6 +12,16 @@
 #                             $LAB_OUT/<MODE>-<CONNS>/
 # teesim_stat NAME            a counter from /sys/kernel/debug/teesim/stats
 # kv FILE NAME                the value of "NAME value" in a text file
+# lab_wait SECONDS CMD...     run CMD every 0.1 s until it succeeds, at most
+#                             SECONDS; the status of its last run
+# lab_says FILE PATTERN [PID] FILE has a line matching PATTERN, or process
+#                             PID has exited (for lab_wait)
+# lab_ready FILE [PID]        FILE exists, or process PID has exited
+# lab_flood_listener PORT     a listener on PORT that never accepts, in the
+#                             background ($LAB_LISTENER); fails if it does
+#                             not listen within 30 s
+# lab_synflood PORT N         N SYNs at PORT from random ports of an address
+#                             nobody answers for, from the client namespace
 
 lab_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LAB_MODULES=${LAB_MODULES:-$lab_top/build/modules/$TP_KERNEL}
@@ -42,9 +52,58 @@ kv() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 # teesim_stat - one counter of teesim
 teesim_stat() { kv /sys/kernel/debug/teesim/stats "$1"; }
 
+# lab_wait - poll "$@" (after SECONDS) every 0.1 s until it succeeds
+lab_wait() {
+	local end=$((SECONDS + $1))
+
+	shift
+	while [ "$SECONDS" -lt "$end" ]; do
+		"$@" && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
+# lab_says - FILE has a line matching PATTERN, or PID (if given) is gone
+lab_says() {
+	grep -q "$2" "$1" 2>/dev/null && return 0
+	[ -n "$3" ] && ! kill -0 "$3" 2>/dev/null
+}
+
+# lab_ready - FILE exists, or PID (if given) is gone
+lab_ready() {
+	[ -e "$1" ] && return 0
+	[ -n "$2" ] && ! kill -0 "$2" 2>/dev/null
+}
+
+# lab_flood_listener - a listener that never accepts: every SYN a flood
+# sends it from an address nobody answers for leaves a half-open request
+# socket until the kernel gives up on it
+lab_flood_listener() {
+	local ready=$LAB_OUT/listening-$1
+
+	mkdir -p "$LAB_OUT"
+	rm -f "$ready"
+	python3 -c "
+import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('$TP_SERVER_ADDR', $1)); s.listen(8)
+open('$ready', 'w').close()
+time.sleep(3600)" &
+	LAB_LISTENER=$!
+	lab_wait 30 lab_ready "$ready" $LAB_LISTENER
+	[ -e "$ready" ] && kill -0 $LAB_LISTENER 2>/dev/null
+}
+
+# lab_synflood - N raw SYNs at PORT from the client namespace
+lab_synflood() {
+	ip netns exec "$TP_CLIENT_NETNS" python3 "$lab_top/tests/integration/synflood.py" \
+		198.18.0.77 "$TP_SERVER_ADDR" "$1" "$2"
+}
+
 # lab_run - one server/client run; returns the client's status
 lab_run() {
-	local mode=$1 conns=$2 threads=${3:-10} dir i rc
+	local mode=$1 conns=$2 threads=${3:-10} dir rc
 	shift 3 2>/dev/null || shift $#
 	dir=$LAB_OUT/$mode-$conns
 	mkdir -p "$dir"
@@ -54,11 +113,7 @@ lab_run() {
 		--connections "$conns" --ready-file "$dir/ready" "$@" \
 		>"$dir/server.txt" 2>&1 &
 	local server=$!
-	for i in $(seq 300); do
-		[ -f "$dir/ready" ] && break
-		kill -0 $server 2>/dev/null || break
-		sleep 0.1
-	done
+	lab_wait 30 lab_ready "$dir/ready" $server
 	if [ ! -f "$dir/ready" ]; then
 		echo "lab: the hsbench server did not start:" >&2
 		cat "$dir/server.txt" >&2
@@ -76,3 +131,7 @@ lab_run() {
 	[ -r /sys/kernel/debug/teesim/stats ] && cat /sys/kernel/debug/teesim/stats >"$dir/teesim.txt"
 	return $rc
 }
+
+# for the integration tests' check, which runs a function in a new bash
+[ -z "${BASH_VERSION:-}" ] || export -f lab_load lab_unload kv teesim_stat lab_wait lab_says lab_ready \
+	lab_flood_listener lab_synflood lab_run

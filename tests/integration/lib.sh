@@ -12,6 +12,8 @@ DEBUGFS=/sys/kernel/debug/teeprobe
 TRACEFS=/sys/kernel/tracing
 STEP_TIMEOUT=${STEP_TIMEOUT:-60}
 export top TP_MODULES TEEPROBE DEBUGFS TRACEFS
+# the lab's helpers, lab_wait among them
+. "$top/lab/lab.sh"
 tap_n=0
 tap_failed=0
 tap_last=$SECONDS
@@ -84,11 +86,7 @@ check_eq() {
 # wait_recording ERRFILE - until teeprobe record says it records (enabling
 # events patches kernel text: tens of seconds on the debug kernel)
 wait_recording() {
-	local i
-	for i in $(seq 1200); do
-		grep -q '^teeprobe: recording to ' "$1" && return 0
-		sleep 0.1
-	done
+	lab_wait 120 lab_says "$1" '^teeprobe: recording to ' && return 0
 	cat "$1"
 	return 1
 }

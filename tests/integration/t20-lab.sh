@@ -108,7 +108,7 @@ done
 rm -f /tmp/hold.ready
 "$TEECLIENT" hold 60 --ready-file /tmp/hold.ready >/dev/null 2>&1 &
 holder=$!
-for i in $(seq 100); do [ -f /tmp/hold.ready ] && break; sleep 0.1; done
+lab_wait 10 lab_ready /tmp/hold.ready $holder
 check "a client holds a session" test -f /tmp/hold.ready
 check_fails "rmmod teesim is refused while the session is open" "in use" rmmod teesim
 check_eq "the session is still counted as open" 1 "$(teesim_stat sessions_open)"

@@ -91,7 +91,7 @@ check "fewer secure threads than callers: INVOKE is mostly blocked (share $share
 	awk -v s="$share_few" 'BEGIN { exit !(s > 0.3) }'
 
 check "teesim reloads with 16 threads and no secure work" \
-	sh -c 'rmmod teesim && . "$0" && lab_load secure_threads=16 invoke_us=0 shm_us=0 shm_cpu_us=0' "$top/lab/lab.sh"
+	bash -c 'rmmod teesim && . "$0" && lab_load secure_threads=16 invoke_us=0 shm_us=0 shm_cpu_us=0' "$top/lab/lab.sh"
 reset_all
 check "hsbench hard-reg with enough secure threads" lab_run hard-reg "$conns" 10
 share_many=$(awk -v o="$(tee_stat INVOKE offcpu_ns)" -v t="$(tee_stat INVOKE total_ns)" \

@@ -149,7 +149,7 @@ check "both window lengths were used (50 ms, then 100 ms)" sh -c "
 # emulation other delays of that size happen too (the host preempts the
 # guest), in both modes alike; the secure world adds to hard-temp's only.
 check "teesim reloads with 3 ms of CPU per registration" \
-	sh -c 'rmmod teesim && . "$0" && lab_load shm_cpu_us=3000' "$top/lab/lab.sh"
+	bash -c 'rmmod teesim && . "$0" && lab_load shm_cpu_us=3000' "$top/lab/lab.sh"
 check "insmod teeprobe" insmod "$ko"
 shares=() per_conn=() tee_wait=()
 for mode in hard-temp hard-reg; do

@@ -38,7 +38,7 @@ port=7100
 "$HSBENCH" server --listen "$TP_SERVER_ADDR:$port" --mode hard-temp --duration 3600 \
 	--ready-file $out/ready >$out/server.txt 2>&1 &
 server=$!
-for i in $(seq 300); do [ -f $out/ready ] && break; sleep 0.1; done
+lab_wait 30 lab_ready $out/ready $server
 check "hsbench server (hard-temp) listens" test -f $out/ready
 # clients: rounds of 50 connections from 10 threads until told to stop
 (
@@ -70,23 +70,11 @@ recorder=$!
 
 # rmmod_retry - rmmod, retrying while a record session holds the module
 # (enabling its events takes tens of seconds on the debug kernel)
-rmmod_retry() {
-	local i
-	for i in $(seq 1200); do
-		rmmod teeprobe 2>>$out/rmmod.err && return 0
-		sleep 0.1
-	done
-	return 1
-}
+rmmod_retry() { lab_wait 120 rmmod teeprobe 2>>$out/rmmod.err; }
 # session_opened - wait (at most 60 s) until a record session has its
 # tracefs instance, that is, holds the loaded module
 session_opened() {
-	local i
-	for i in $(seq 600); do
-		ls $TRACEFS/instances | grep -q '^teeprobe-record-' && return 0
-		sleep 0.1
-	done
-	return 1
+	lab_wait 60 sh -c "ls $TRACEFS/instances | grep -q '^teeprobe-record-'"
 }
 done_cycles=0 held=0
 for i in $(seq "$cycles"); do
@@ -152,14 +140,8 @@ fi
 rmmod teeprobe
 check "teeprobe loads with a 1 s handshake timeout" insmod "$ko" tcp_timeout_s=1
 flood_port=7200
-python3 -c "
-import socket, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('$TP_SERVER_ADDR', $flood_port)); s.listen(8)
-open('$out/listening', 'w').close()
-time.sleep(3600)" &
-listener=$!
-for i in $(seq 100); do [ -f $out/listening ] && break; sleep 0.1; done
+lab_flood_listener $flood_port
+check "a listener that never accepts, on port $flood_port" kill -0 "$LAB_LISTENER"
 mod_size() { awk '$1 == "teeprobe" { print $2 }' /proc/modules; }
 size_before=$(mod_size)
 slab_before=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
@@ -173,8 +155,7 @@ cookies_before=$(cookies)
 # the stock ones: the step's timeout grows with the flood.
 STEP_TIMEOUT=$((60 + syns / 100)) \
 	check "$syns SYNs from random ports at one listener (raw socket, client namespace)" \
-	ip netns exec "$TP_CLIENT_NETNS" python3 "$top/tests/integration/synflood.py" \
-	198.18.0.77 "$TP_SERVER_ADDR" $flood_port "$syns"
+	lab_synflood $flood_port "$syns"
 sleep 1
 stats=$out/flood.stats
 cat $DEBUGFS/tcp_stats >$stats
@@ -194,8 +175,8 @@ check "the handshake table stayed within its size" awk '/^# table/ {
 check_eq "the module's memory did not grow (/proc/modules)" "$size_before" "$(mod_size)"
 slab_after=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
 echo "# slab: $slab_before kB before, $slab_after kB after the flood"
-kill $listener
-wait $listener 2>/dev/null
+kill $LAB_LISTENER
+wait $LAB_LISTENER 2>/dev/null
 sleep 4
 check_eq "the table empties once the half-open handshakes time out" 0 \
 	"$(sed -n 's/^# table .*in_use \([0-9]*\).*/\1/p' $DEBUGFS/tcp_stats)"
