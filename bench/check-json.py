@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """check-json.py FILE - check that bench/run --json wrote every item: the
-three rate items with each of their configurations and a positive median,
+three rate items and their instruction counts with each of their
+configurations and a positive median,
 the memory stages, the report speed of both tools, and the targets. Exit
 status 1 with the reasons otherwise. It checks the shape, not the figures:
 make check runs the bench at a tiny size (bench/run --quick)."""
 import json
 import sys
 
-RATES = {"handshake_rate": "abcde", "packet_rate": "abcde", "tee_ioctl_rate": "abd"}
+RATES = {"handshake_rate": "abcde", "packet_rate": "abcde", "tee_ioctl_rate": "abd",
+         "handshake_insns": "abcde", "packet_insns": "abcde", "tee_ioctl_insns": "abd"}
 STAGES = ["loaded", "connections", "flood"]
 
 
@@ -34,7 +36,7 @@ def problems(bench):
     tools = [t.get("tool") for t in report.get("tools", []) if t.get("median", 0) > 0]
     if not report.get("events", 0) > 0 or tools != ["trace-cmd", "teeprobe"]:
         yield "report_speed: events %s, tools %s" % (report.get("events"), tools)
-    if len(bench.get("targets", [])) < 7:
+    if len(bench.get("targets", [])) < 11:
         yield "targets: %d listed" % len(bench.get("targets", []))
 
 

@@ -3,7 +3,7 @@
 # guest.sh - the part of bench/run that runs inside one guest boot.
 #
 # Usage: guest.sh REPEATS CONNECTIONS PACKET_SECONDS INVOKES MEMORY_CONNECTIONS
-#                 SYNS TRACE_SECONDS
+#                 SYNS TRACE_SECONDS [MEMORY_LOADS [SETTLE_SECONDS]]
 #
 # Items 1-3 run under each configuration of configs.sh in turn, REPEATS
 # rounds (a b c d e a b c d e ...), so drift hits every configuration alike:
@@ -12,8 +12,8 @@
 #              flight, for PACKET_SECONDS
 #   tee        teeclient's INVOKE loop on teesim with zero simulated cost,
 #              INVOKES per run (a b d only)
-# Item 4 follows the memory of the kernel around teeprobe.ko: loaded (five
-# times, at rest), after
+# Item 4 follows the memory of the kernel around teeprobe.ko: loaded
+# (MEMORY_LOADS times, default 5, at rest), after
 # a MEMORY_CONNECTIONS run, after SYNS SYNs at a listener, each against the same
 # moment after rmmod.
 # Item 5's input: "teeprobe record --raw" for TRACE_SECONDS while hsbench
@@ -24,7 +24,15 @@
 #   rate ITEM CONFIG REPEAT PER_SECOND
 #   memory STAGE module_bytes N sunreclaim_kb N vmalloc_kb N percpu_kb N
 #   flood syns N table_size N in_use N full N untracked N
-# progress and errors to stderr.
+#   span ITEM CONFIG REPEAT FIRST_MARK LAST_MARK UNITS
+#   info marks N
+# progress and errors to stderr. A span is one run of items 1-3: its load
+# program (hsbench client, udpbench send, teeclient loop), run with
+# LAB_INSN_MARK set, executes lab/include/insn_mark.h's marker just before
+# and just after the interval it measures its rate over, the FIRST_MARK-th
+# and LAST_MARK-th marker of the boot (counted from 1). Under the insns.so
+# plugin QEMU logs the guest's instruction count at each; bench/run divides
+# the difference by the run's UNITS (handshakes, echoes, invokes).
 bench_dir=$(cd "$(dirname "$0")" && pwd)
 . "$bench_dir/../lab/lab.sh"
 . "$bench_dir/configs.sh"
@@ -37,13 +45,24 @@ mem_conns=${5:-2000}
 syns=${6:-20000}
 trace_secs=${7:-60}
 UDPBENCH=$lab_top/lab/udpbench/udpbench
+marks=0
 UDP_PORT=7300
 FLOOD_PORT=7400
 DEBUGFS=/sys/kernel/debug/teeprobe
-MEMORY_LOADS=5
+MEMORY_LOADS=${8:-5}
+SETTLE_SECONDS=${9:-5}
 
 # progress - a line on stderr with the guest's uptime
 progress() { echo "# $(cut -d' ' -f1 /proc/uptime) s: $*" >&2; }
+
+# run_units ITEM - the work the last run of ITEM did
+run_units() {
+	case $1 in
+	handshake) echo "$conns" ;;
+	packets) sed -n 's/.*"echoes":\([0-9]*\).*/\1/p' "$BENCH_TMP/udp.json" ;;
+	tee) echo "$invokes" ;;
+	esac
+}
 
 # run_handshake - connections/s of one hsbench run
 run_handshake() {
@@ -58,7 +77,8 @@ run_packets() {
 	"$UDPBENCH" echo --listen "$TP_SERVER_ADDR:$UDP_PORT" \
 		--ready-file "$BENCH_TMP/udp.ready" >/dev/null &
 	server=$!
-	wait_until 30 test -f "$BENCH_TMP/udp.ready" &&
+	lab_wait 30 lab_ready "$BENCH_TMP/udp.ready" $server &&
+		test -f "$BENCH_TMP/udp.ready" &&
 		ip netns exec "$TP_CLIENT_NETNS" "$UDPBENCH" send --json \
 			--to "$TP_SERVER_ADDR:$UDP_PORT" --seconds "$packet_secs" >"$out" || rc=1
 	kill $server
@@ -83,10 +103,12 @@ bench_round() {
 		config_start "$c" || { echo "bench: configuration $c does not start" >&2; return 1; }
 		for item in handshake packets tee; do
 			[ "$item" = tee ] && [ "$c" != a ] && [ "$c" != b ] && [ "$c" != d ] && continue
-			rate=$("run_$item") || rate=
+			rate=$(LAB_INSN_MARK=1 "run_$item") || rate=
+			marks=$((marks + 2))
 			[ -n "$rate" ] || { echo "bench: $item: round $r of configuration $c failed" >&2
 				config_stop "$c"; return 1; }
 			echo "rate $item $c $r $rate"
+			echo "span $item $c $r $((marks - 1)) $marks $(run_units "$item")"
 			progress "round $r, $c, $item: $rate/s"
 		done
 		config_stop "$c" || { echo "bench: round $r: configuration $c failed" >&2; return 1; }
@@ -115,7 +137,7 @@ table_field() {
 # MEMORY_CONNECTIONS run and under a SYN flood, each the kernel's accounting before
 # rmmod less after it (the workloads leave the kernel's own caches grown)
 bench_memory() {
-	local listener untracked i
+	local untracked i
 	# At rest, MEMORY_LOADS times: slab pages move with the rest of the
 	# kernel by tens of KiB, so one pair of readings says little.
 	for i in $(seq "$MEMORY_LOADS"); do
@@ -130,18 +152,8 @@ bench_memory() {
 	rmmod teeprobe || return 1
 	memory_stage connections_unloaded
 	insmod "$LAB_MODULES/module/teeprobe.ko" || return 1
-	# A listener that never accepts, flooded from an address nobody answers
-	# for: every SYN leaves a half-open request socket (t85-stress does so).
-	python3 -c "
-import socket, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('$TP_SERVER_ADDR', $FLOOD_PORT)); s.listen(8)
-open('$BENCH_TMP/listening', 'w').close()
-time.sleep(3600)" &
-	listener=$!
-	wait_until 60 test -f "$BENCH_TMP/listening" || return 1
-	ip netns exec "$TP_CLIENT_NETNS" python3 "$lab_top/tests/integration/synflood.py" \
-		198.18.0.77 "$TP_SERVER_ADDR" "$FLOOD_PORT" "$syns" >&2 || return 1
+	lab_flood_listener "$FLOOD_PORT" || return 1
+	lab_synflood "$FLOOD_PORT" "$syns" >&2 || return 1
 	sleep 1
 	untracked=$(awk '/^# cpu port/ { for (i = 3; i <= NF; i++) n[$i] = i - 1 }
 		$1 == "all" { u += $(n["untracked"]) } END { print u + 0 }' "$DEBUGFS/tcp_stats")
@@ -149,9 +161,9 @@ time.sleep(3600)" &
 	memory_stage flood
 	rmmod teeprobe || return 1
 	memory_stage flood_unloaded
-	kill $listener
-	wait $listener 2>/dev/null
-	rm -f "$BENCH_TMP/listening"
+	kill $LAB_LISTENER
+	wait $LAB_LISTENER 2>/dev/null
+	return 0
 }
 
 # bench_trace - item 5's input: a large session recorded by teeprobe, with
@@ -162,7 +174,7 @@ bench_trace() {
 	"$lab_top/tools/teeprobe" record --raw -d "$trace_secs" -o "$BENCH_TMP/report.dat" \
 		>"$BENCH_TMP/report.log" 2>&1 &
 	recorder=$!
-	wait_until 300 says_started "$BENCH_TMP/report.log" '^teeprobe: recording to ' $recorder
+	lab_wait 300 lab_says "$BENCH_TMP/report.log" '^teeprobe: recording to ' $recorder
 	kill -0 $recorder 2>/dev/null || { cat "$BENCH_TMP/report.log" >&2; return 1; }
 	"$TEECLIENT" loop 1000000000 >/dev/null 2>&1 &
 	looper=$!
@@ -202,4 +214,5 @@ done
 progress "recording $trace_secs s for the report item"
 bench_trace || { echo "bench: recording the report item's trace failed" >&2; exit 1; }
 lab_unload
+echo "info marks $marks"
 progress "done"

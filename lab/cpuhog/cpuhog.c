@@ -21,32 +21,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lab_util.h"
+
 #define MAX_CPUS	64
 
-static volatile sig_atomic_t stop;
 static unsigned long busy_us = 20000, idle_us = 5000;
 static double seconds = 3600;
 static int prio = 10;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void *hog(void *arg)
 {
 	struct sched_param sp = { .sched_priority = prio };
 	int cpu = (int)(long)arg;
-	double end = now() + seconds, t;
+	double end = lab_now() + seconds, t;
 	cpu_set_t set;
 	int err;
 
@@ -61,13 +48,13 @@ static void *hog(void *arg)
 			fprintf(stderr, "cpuhog: CPU %d: SCHED_FIFO %d: %s\n",
 				cpu, prio, strerror(err));
 	}
-	while (!stop && (t = now()) < end) {
+	while (!lab_stop && (t = lab_now()) < end) {
 		struct timespec idle = {
 			.tv_sec = idle_us / 1000000,
 			.tv_nsec = (long)(idle_us % 1000000) * 1000,
 		};
 
-		while (!stop && now() < t + busy_us / 1e6)
+		while (!lab_stop && lab_now() < t + busy_us / 1e6)
 			;
 		if (idle_us)
 			nanosleep(&idle, NULL);
@@ -183,12 +170,11 @@ int main(int argc, char **argv)
 		for (n = 0; n < nr && n < MAX_CPUS; n++)
 			cpus[n] = n;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	lab_stop_on_signals();
 	for (i = 0; i < n; i++) {
 		if (pthread_create(&threads[i], NULL, hog, (void *)(long)cpus[i])) {
 			fprintf(stderr, "cpuhog: cannot start a thread\n");
-			stop = 1;
+			lab_stop = 1;
 			n = i;
 			break;
 		}

@@ -23,6 +23,7 @@
 
 #include "handshake.h"
 #include "hsbench.h"
+#include "insn_mark.h"
 #include "stats.h"
 
 #define CLIENT_DEFAULT_THREADS		10
@@ -415,6 +416,7 @@ int client_main(int argc, char **argv)
 			ct->rng_state = hs_now_ns() ^ ((uint64_t)i << 32);
 	}
 
+	insn_mark();
 	start_ns = hs_now_ns();
 	for (i = 0; i < cfg.threads; i++) {
 		int err = pthread_create(&threads[i].thread, NULL,
@@ -430,6 +432,7 @@ int client_main(int argc, char **argv)
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i].thread, NULL);
 	elapsed = (hs_now_ns() - start_ns) / 1e9;
+	insn_mark();
 
 	/* Gather the per-thread samples at the front of the arrays */
 	for (i = 0; i < cfg.threads; i++) {

@@ -31,6 +31,8 @@
 #include <linux/tee.h>
 
 #include "hsbench.h"
+#include "insn_mark.h"
+#include "lab_util.h"
 #include "sm.h"
 #include "tee.h"
 #include "teesim_abi.h"
@@ -523,27 +525,18 @@ static int tc_write_ready_file(const char *path, const char *dev)
 	return 0;
 }
 
-/* tc_now - CLOCK_MONOTONIC in seconds */
-static double tc_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * tc_wait - wait up to @seconds for one of @signals (blocked); returns the
  * signal's number, or 0 when the time is up
  */
 static int tc_wait(const sigset_t *signals, double seconds)
 {
-	double deadline = tc_now() + seconds, left;
+	double deadline = lab_now() + seconds, left;
 	struct timespec ts;
 	int sig;
 
 	for (;;) {
-		left = deadline - tc_now();
+		left = deadline - lab_now();
 		if (left <= 0)
 			return 0;
 		ts.tv_sec = (time_t)left;
@@ -586,14 +579,14 @@ static int cmd_hold(const struct tc_args *args)
 	if (tee_find_device(args->dev, path, sizeof(path)) ||
 	    tc_client_open(&tc, path, TC_MEM_TEMP, 0, &counts))
 		return HS_EXIT_FAIL;
-	start = tc_now();
+	start = lab_now();
 	if (args->ready_file && tc_write_ready_file(args->ready_file, path)) {
 		rc = HS_EXIT_FAIL;
 		goto out;
 	}
 	sig = tc_wait(&signals, seconds);
 	printf("held a session on %s for %.1f s, until %s\n", path,
-	       tc_now() - start, !sig ? "the time was up" :
+	       lab_now() - start, !sig ? "the time was up" :
 	       sig == SIGTERM ? "SIGTERM" : "SIGINT");
 out:
 	tc_client_close(&tc, TC_MEM_TEMP);
@@ -619,6 +612,7 @@ static int cmd_loop(const struct tc_args *args)
 	for (i = 0; i < TC_LOOP_DATA; i++)
 		tc.buf[i] = (uint8_t)(i * 7 + 1);
 	lab_sm3_digest(tc.buf, TC_LOOP_DATA, want);
+	insn_mark();
 	for (i = 0; i < n; i++) {
 		if (tee_sm3(&tc, tc.buf, TC_LOOP_DATA, got)) {
 			hs_err("loop: invoke %llu of %llu failed", i + 1, n);
@@ -632,6 +626,7 @@ static int cmd_loop(const struct tc_args *args)
 			break;
 		}
 	}
+	insn_mark();
 	tc_client_close(&tc, args->mem);
 	printf("open_session %llu invoke %llu shm_register %llu shm_close %llu close_session %llu\n",
 	       (unsigned long long)counts.open_session,

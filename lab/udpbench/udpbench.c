@@ -25,28 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "insn_mark.h"
+#include "lab_util.h"
+
 #define BATCH		64	/* datagrams per sendmmsg/recvmmsg */
 #define MAX_SIZE	1472	/* one Ethernet frame */
 #define MAX_WINDOW	4096
 #define STALL_MS	200	/* no echo for this long: refill the window */
-
-static volatile sig_atomic_t stop;
-
-/* on_signal - SIGINT/SIGTERM: finish and print */
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-/* now - CLOCK_MONOTONIC in seconds */
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* usage - the command line summary */
 static void usage(FILE *f)
@@ -167,8 +152,8 @@ static int echo_main(int argc, char **argv)
 			return 1;
 		}
 	}
-	end = now() + timeout;
-	while (!stop && now() < end) {
+	end = lab_now() + timeout;
+	while (!lab_stop && lab_now() < end) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
 		if (poll(&p, 1, 100) <= 0)
@@ -254,10 +239,11 @@ static int send_main(int argc, char **argv)
 		in[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &in_iov[i],
 							.msg_iovlen = 1 } };
 	}
-	start = last = now();
+	insn_mark();
+	start = last = lab_now();
 	end = start + seconds;
 	want = window;
-	while (!stop && (t = now()) < end) {
+	while (!lab_stop && (t = lab_now()) < end) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
 		/* Send what the window allows, a batch at a time. */
@@ -282,9 +268,10 @@ static int send_main(int argc, char **argv)
 			continue;
 		echoes += n;
 		want += n;
-		last = now();
+		last = lab_now();
 	}
-	elapsed = now() - start;
+	elapsed = lab_now() - start;
+	insn_mark();
 	close(fd);
 	if (json)
 		printf("{\"echoes\":%llu,\"seconds\":%.6f,\"echoes_per_s\":%.1f,\"sent\":%llu,\"window\":%u,\"stalls\":%llu}\n",
@@ -297,10 +284,7 @@ static int send_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	lab_stop_on_signals();
 	if (argc >= 2 && !strcmp(argv[1], "echo"))
 		return echo_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "send"))

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * insn_mark.h - the marker of bench/run's instruction count: nopl
+ * 0x4b4d5054(%rax,%rax,1), an 8-byte x86 no-op whose displacement spells
+ * "TPMK" (compilers pad with the same opcode and a zero displacement).
+ * Under QEMU with bench/insns/insns.so, each execution logs the guest's
+ * instruction count; anywhere else it does nothing.
+ *
+ * The lab's load programs execute it just before and just after the
+ * interval their rate is measured over (hsbench client, udpbench send,
+ * teeclient loop), when LAB_INSN_MARK is set in their environment.
+ */
+#ifndef INSN_MARK_H
+#define INSN_MARK_H
+
+#include <stdlib.h>
+
+static const unsigned char insn_mark_bytes[8] = {
+	0x0f, 0x1f, 0x84, 0x00, 0x54, 0x50, 0x4d, 0x4b
+};
+
+/* insn_mark - execute the marker if LAB_INSN_MARK is set */
+static inline void insn_mark(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv("LAB_INSN_MARK") != NULL;
+	if (on)
+		asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x50, 0x4d, 0x4b");
+#endif
+}
+
+#endif /* INSN_MARK_H */
