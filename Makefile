@@ -146,4 +146,5 @@ clean:
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/unit clean
 	@if [ -f lab/Makefile ]; then $(MAKE) -C lab clean; fi
+	$(MAKE) -C bench/insns clean
 	rm -rf build
