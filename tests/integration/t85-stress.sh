@@ -76,7 +76,7 @@ rmmod_retry() { lab_wait 120 rmmod teeprobe 2>>$out/rmmod.err; }
 session_opened() {
 	lab_wait 60 sh -c "ls $TRACEFS/instances | grep -q '^teeprobe-record-'"
 }
-done_cycles=0 held=0
+done_cycles=0 held=0 cycles_start=$SECONDS
 for i in $(seq "$cycles"); do
 	insmod "$ko" 2>>$out/insmod.err || break
 	# every 5th cycle unloads under an open session (rmmod must wait
@@ -88,6 +88,10 @@ for i in $(seq "$cycles"); do
 	fi
 	rmmod_retry || break
 	done_cycles=$i
+	# progress, so that a run stopped by its timeout still says how far
+	# it got (a cycle takes some 20 s on the debug kernel)
+	[ $((i % 20)) != 0 ] ||
+		echo "# $i of $cycles cycles in $((SECONDS - cycles_start)) s, $held unloaded under a session"
 done
 check_eq "$cycles insmod/rmmod cycles under hard-temp load and record sessions" "$cycles" "$done_cycles"
 touch $out/stop
