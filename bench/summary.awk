@@ -109,8 +109,22 @@ function paired(per_round, item, c, insns,   r, n, v, x, a) {
 	pmed = n ? median(v, n) : 0; pmin = v[1]; pmax = v[n]
 }
 
+# rate_targets - the four rate targets ((b) >= 98 %, (c) >= 96 % of (a) on
+# handshakes and packets) on the ratios r; fmt names them from the
+# configuration, the item's label (from labels: handshakes', packets') and
+# the limit
+function rate_targets(r, fmt, labels,   i, c, item, label, lim) {
+	split("b b c c", c, " "); split("handshake packets handshake packets", item, " ")
+	split(labels " " labels, label, " ")
+	for (i = 1; i <= 4; i++) {
+		lim = c[i] == "b" ? 0.98 : 0.96
+		target(sprintf(fmt, c[i], label[i], 100 * lim), r[item[i], c[i]], lim,
+			r[item[i], c[i]] >= lim, sprintf("%.1f%%", 100 * r[item[i], c[i]]))
+	}
+}
+
 # rate_block - one item's configurations: table rows or a JSON member
-function rate_block(item, key, title, unit, configs,   n, c, i, sep) {
+function rate_block(item, key, title, unit, configs) {
 	figure_block(round_rate, 0, item, key, title, unit, configs)
 }
 
@@ -262,14 +276,8 @@ END {
 	insns_block("packets", "packet_insns", "  per echo", "instructions/echo", "a b c d e")
 	insns_block("tee", "tee_ioctl_insns", "  per invoke", "instructions/invoke", "a b d")
 
-	target("(b) handshake rate >= 98% of (a)", ratio["handshake", "b"], 0.98, ratio["handshake", "b"] >= 0.98, sprintf("%.1f%%", 100 * ratio["handshake", "b"]))
-	target("(b) packet rate >= 98% of (a)", ratio["packets", "b"], 0.98, ratio["packets", "b"] >= 0.98, sprintf("%.1f%%", 100 * ratio["packets", "b"]))
-	target("(c) handshake rate >= 96% of (a)", ratio["handshake", "c"], 0.96, ratio["handshake", "c"] >= 0.96, sprintf("%.1f%%", 100 * ratio["handshake", "c"]))
-	target("(c) packet rate >= 96% of (a)", ratio["packets", "c"], 0.96, ratio["packets", "c"] >= 0.96, sprintf("%.1f%%", 100 * ratio["packets", "c"]))
-	target("(b) handshake, by instructions >= 98%", ratio_insns["handshake", "b"], 0.98, ratio_insns["handshake", "b"] >= 0.98, sprintf("%.1f%%", 100 * ratio_insns["handshake", "b"]))
-	target("(b) packets, by instructions >= 98%", ratio_insns["packets", "b"], 0.98, ratio_insns["packets", "b"] >= 0.98, sprintf("%.1f%%", 100 * ratio_insns["packets", "b"]))
-	target("(c) handshake, by instructions >= 96%", ratio_insns["handshake", "c"], 0.96, ratio_insns["handshake", "c"] >= 0.96, sprintf("%.1f%%", 100 * ratio_insns["handshake", "c"]))
-	target("(c) packets, by instructions >= 96%", ratio_insns["packets", "c"], 0.96, ratio_insns["packets", "c"] >= 0.96, sprintf("%.1f%%", 100 * ratio_insns["packets", "c"]))
+	rate_targets(ratio, "(%s) %s rate >= %d%% of (a)", "handshake packet")
+	rate_targets(ratio_insns, "(%s) %s, by instructions >= %d%%", "handshake packets")
 	target("fixed memory <= 256 KiB per CPU", fixed / cpus, 262144, fixed / cpus <= 262144, kib(fixed / cpus) " KiB")
 	target("per-CPU data <= 256 KiB per CPU", percpu_data, 262144, percpu_data <= 262144, kib(percpu_data) " KiB")
 	# Bounded: a SYN flood may not grow it; 64 KiB is the slack of the

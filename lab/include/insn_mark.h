@@ -15,9 +15,12 @@
 
 #include <stdlib.h>
 
-static const unsigned char insn_mark_bytes[8] = {
-	0x0f, 0x1f, 0x84, 0x00, 0x54, 0x50, 0x4d, 0x4b
-};
+#define INSN_MARK_BYTES		0x0f, 0x1f, 0x84, 0x00, 0x54, 0x50, 0x4d, 0x4b
+#define INSN_MARK_STR_(...)	#__VA_ARGS__
+#define INSN_MARK_STR(...)	INSN_MARK_STR_(__VA_ARGS__)
+
+/* the bytes the plugin looks for: the same list as the asm below emits */
+static const unsigned char insn_mark_bytes[] = { INSN_MARK_BYTES };
 
 /* insn_mark - execute the marker if LAB_INSN_MARK is set */
 static inline void insn_mark(void)
@@ -28,7 +31,7 @@ static inline void insn_mark(void)
 	if (on < 0)
 		on = getenv("LAB_INSN_MARK") != NULL;
 	if (on)
-		asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x50, 0x4d, 0x4b");
+		asm volatile(".byte " INSN_MARK_STR(INSN_MARK_BYTES));
 #endif
 }
 
