@@ -84,6 +84,11 @@ batch() {
 }
 
 # ---- run time ----------------------------------------------------------------
+# a test before this one that was stopped (its timeout) may have left it in
+if [ -d /sys/module/teeprobe ]; then
+	echo "# teeprobe was left loaded: removed first"
+	lab_wait 120 rmmod teeprobe 2>/dev/null
+fi
 check "insmod teeprobe.ko" insmod "$ko"
 check "module works before the inputs" still_works
 start=$(date +%s)

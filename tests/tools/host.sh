@@ -79,6 +79,13 @@ check_fails "report on a trace.dat whose event format crashes libtraceevent" \
 	"$TEEPROBE" report -i "$corpus/regress-libtraceevent-crash.dat"
 check_fails "analyze on it too" "not a readable trace.dat" \
 	"$TEEPROBE" analyze -i "$corpus/regress-libtraceevent-crash.dat"
+# ... and this one, whose compressed data decompresses into a damaged page
+# (kbuffer_load_subbuffer, found by a 10,000-run fuzz from the corpus)
+check_fails "report on a trace.dat with a page that crashes libtraceevent" \
+	"not a readable trace.dat" \
+	"$TEEPROBE" report -i "$corpus/regress-kbuffer-crash.dat"
+check_fails "plot on it too" "not a readable trace.dat" \
+	"$TEEPROBE" plot -i "$corpus/regress-kbuffer-crash.dat" -o "$tmp/kbuffer"
 check_fails "plot on an empty file" "not a readable trace.dat" \
 	"$TEEPROBE" plot -i "$tmp/empty.dat" -o "$tmp/empty"
 check_fails "plot on trace.dat magic followed by garbage" \
