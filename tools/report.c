@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1082,34 +1083,82 @@ static void print_report(struct report *r, const struct report_opts *o)
 	}
 }
 
-/* count_record - tracecmd_iterate_events callback of the trial read */
-static int count_record(struct tracecmd_input *handle, struct tep_record *record,
-			int cpu, void *data)
+/* What the trial read of file_reads() keeps: per CPU, the last offset */
+struct trial {
+	unsigned long long *last;
+	int ncpus;
+	unsigned long records;
+};
+
+/* Seconds of CPU time the trial may spend without a record in between */
+#define TRIAL_STALL_S	5
+
+/*
+ * trial_record - tracecmd_iterate_events callback of the trial read: end
+ * the child at the first record that shows the library going round in
+ * circles. On a page whose event length is damaged (negative), libtracecmd
+ * 3.1.6 walks back to an earlier event and yields the same records for
+ * ever (trace-cmd report prints them until the disk is full), and it
+ * ignores the callback's return value. In a sound file each CPU's records
+ * come at increasing offsets.
+ */
+static int trial_record(struct tracecmd_input *handle,
+			struct tep_record *record, int cpu, void *data)
 {
+	struct itimerval stall = { .it_value.tv_sec = TRIAL_STALL_S };
+	struct trial *t = data;
+
 	(void)handle;
-	(void)record;
-	(void)cpu;
-	(*(unsigned long long *)data)++;
+	if (cpu < 0 || record->size < 0)
+		_exit(1);
+	if (cpu >= t->ncpus) {
+		int n = cpu + 1;
+
+		t->last = realloc(t->last, n * sizeof(*t->last));
+		if (!t->last)
+			_exit(1);
+		memset(t->last + t->ncpus, 0,
+		       (n - t->ncpus) * sizeof(*t->last));
+		t->ncpus = n;
+	}
+	if (t->last[cpu] && record->offset <= t->last[cpu])
+		_exit(1);
+	t->last[cpu] = record->offset;
+	if (!(++t->records % 4096))
+		setitimer(ITIMER_VIRTUAL, &stall, NULL);
 	return 0;
+}
+
+/* trial_iterate - the trial read of one buffer; false if it fails */
+static bool trial_iterate(struct tracecmd_input *handle, struct trial *t)
+{
+	struct itimerval stall = { .it_value.tv_sec = TRIAL_STALL_S };
+
+	if (t->ncpus)
+		memset(t->last, 0, t->ncpus * sizeof(*t->last));
+	setitimer(ITIMER_VIRTUAL, &stall, NULL);
+	return tracecmd_iterate_events(handle, NULL, 0, trial_record, t) >= 0;
 }
 
 /*
  * file_reads - can libtracecmd and libtraceevent open @input and every
  * buffer in it, and read every event? Tried in a child first, which dies
  * (quietly: the caller gives the message) where the libraries would crash
- * on a damaged file: libtracecmd 3.1.6 in the error path of
+ * or loop on a damaged file: libtracecmd 3.1.6 in the error path of
  * tracecmd_buffer_instance_handle() (it closes a shallow copy of the
  * handle), libtraceevent 1.7.1 in tracecmd_open() on a damaged event
  * format, and in kbuffer_load_subbuffer() on a damaged page (in a
  * compressed file the page is only seen once decompressed, so it cannot
- * be checked beforehand). trace-cmd report crashes on all three. Found by
+ * be checked beforehand); libtracecmd loops for ever on a page with a
+ * negative event length (trial_record() ends it), and anything else that
+ * spins without a record is ended by SIGVTALRM after TRIAL_STALL_S s of
+ * CPU time. trace-cmd report crashes or loops on all of them. Found by
  * tests/fuzz; the child costs about as much as the libraries' share of a
  * read.
  */
 static bool file_reads(const char *input)
 {
 	struct tracecmd_input *handle, *inst;
-	unsigned long long records = 0;
 	int i, n, status;
 	pid_t pid;
 
@@ -1118,20 +1167,18 @@ static bool file_reads(const char *input)
 	if (pid < 0)
 		return true;	/* cannot tell: read it for real */
 	if (!pid) {
+		struct trial t = { 0 };
+
 		signal(SIGSEGV, SIG_DFL);
 		signal(SIGBUS, SIG_DFL);
+		signal(SIGVTALRM, SIG_DFL);
 		handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (!handle)
-			_exit(1);
-		if (tracecmd_iterate_events(handle, NULL, 0, count_record,
-					    &records) < 0)
+		if (!handle || !trial_iterate(handle, &t))
 			_exit(1);
 		n = tracecmd_buffer_instances(handle);
 		for (i = 0; i < n; i++) {
 			inst = tracecmd_buffer_instance_handle(handle, i);
-			if (!inst ||
-			    tracecmd_iterate_events(inst, NULL, 0, count_record,
-						    &records) < 0)
+			if (!inst || !trial_iterate(inst, &t))
 				_exit(1);
 			tracecmd_close(inst);
 		}

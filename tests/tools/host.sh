@@ -86,6 +86,12 @@ check_fails "report on a trace.dat with a page that crashes libtraceevent" \
 	"$TEEPROBE" report -i "$corpus/regress-kbuffer-crash.dat"
 check_fails "plot on it too" "not a readable trace.dat" \
 	"$TEEPROBE" plot -i "$corpus/regress-kbuffer-crash.dat" -o "$tmp/kbuffer"
+# ... and this one, with a negative event length in a page: libtracecmd
+# yields the same few records for ever (trace-cmd report prints them until
+# the disk is full); found by a 30-minute fuzz_trace run
+check_fails "report on a trace.dat whose page makes libtracecmd loop" \
+	"not a readable trace.dat" \
+	timeout 60 "$TEEPROBE" report -i "$corpus/regress-endless-page.dat"
 check_fails "plot on an empty file" "not a readable trace.dat" \
 	"$TEEPROBE" plot -i "$tmp/empty.dat" -o "$tmp/empty"
 check_fails "plot on trace.dat magic followed by garbage" \
