@@ -1083,6 +1083,41 @@ static void print_report(struct report *r, const struct report_opts *o)
 	}
 }
 
+/* read_buffer - what read_buffers() does with one buffer; false on failure */
+typedef bool (*read_buffer)(struct tracecmd_input *buf, void *data);
+
+/*
+ * read_buffers - open every instance buffer of @handle (teeprobe record
+ * writes into its own instance), then call @read on the top buffer and on
+ * each instance; 0, or -1 at the first failure. The trial child of
+ * file_reads() and read_file() both go through here, so that the child
+ * does exactly what the parent will.
+ */
+static int read_buffers(struct tracecmd_input *handle, read_buffer read,
+			void *data)
+{
+	struct tracecmd_input **inst = NULL;
+	int i, n, ret = 0;
+
+	n = tracecmd_buffer_instances(handle);
+	if (n > 0)
+		inst = xzalloc(n * sizeof(*inst));
+	for (i = 0; i < n && !ret; i++) {
+		inst[i] = tracecmd_buffer_instance_handle(handle, i);
+		if (!inst[i])
+			ret = -1;
+	}
+	if (!ret && !read(handle, data))
+		ret = -1;
+	for (i = 0; i < n && inst[i]; i++) {
+		if (!ret && !read(inst[i], data))
+			ret = -1;
+		tracecmd_close(inst[i]);
+	}
+	free(inst);
+	return ret;
+}
+
 /* What the trial read of file_reads() keeps: per CPU, the last offset */
 struct trial {
 	unsigned long long *last;
@@ -1130,9 +1165,10 @@ static int trial_record(struct tracecmd_input *handle,
 }
 
 /* trial_iterate - the trial read of one buffer; false if it fails */
-static bool trial_iterate(struct tracecmd_input *handle, struct trial *t)
+static bool trial_iterate(struct tracecmd_input *handle, void *data)
 {
 	struct itimerval stall = { .it_value.tv_sec = TRIAL_STALL_S };
+	struct trial *t = data;
 
 	if (t->ncpus)
 		memset(t->last, 0, t->ncpus * sizeof(*t->last));
@@ -1158,8 +1194,8 @@ static bool trial_iterate(struct tracecmd_input *handle, struct trial *t)
  */
 static bool file_reads(const char *input)
 {
-	struct tracecmd_input *handle, *inst;
-	int i, n, status;
+	struct tracecmd_input *handle;
+	int status;
 	pid_t pid;
 
 	fflush(NULL);
@@ -1173,15 +1209,8 @@ static bool file_reads(const char *input)
 		signal(SIGBUS, SIG_DFL);
 		signal(SIGVTALRM, SIG_DFL);
 		handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (!handle || !trial_iterate(handle, &t))
+		if (!handle || read_buffers(handle, trial_iterate, &t))
 			_exit(1);
-		n = tracecmd_buffer_instances(handle);
-		for (i = 0; i < n; i++) {
-			inst = tracecmd_buffer_instance_handle(handle, i);
-			if (!inst || !trial_iterate(inst, &t))
-				_exit(1);
-			tracecmd_close(inst);
-		}
 		_exit(0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -1190,12 +1219,18 @@ static bool file_reads(const char *input)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
+/* read_records - every record of one buffer into the report @data */
+static bool read_records(struct tracecmd_input *buf, void *data)
+{
+	return tracecmd_iterate_events(buf, NULL, 0, on_record, data) >= 0;
+}
+
 /* read_file - every buffer of @input into @r; 0, or -1 with a message */
 static int read_file(const char *input, struct report *r)
 {
-	struct tracecmd_input *handle, **inst = NULL;
+	struct tracecmd_input *handle;
 	struct stat st;
-	int i, n, ret = 0;
+	int ret;
 
 	if (stat(input, &st) < 0) {
 		err_msg("report: cannot open %s: %s\n", input, strerror(errno));
@@ -1213,27 +1248,7 @@ static int read_file(const char *input, struct report *r)
 			"damaged, or not written by trace-cmd)\n", input);
 		return -1;
 	}
-	/*
-	 * teeprobe record writes into its own instance: a buffer of its own.
-	 * They are opened first, as the child of file_reads did.
-	 */
-	n = tracecmd_buffer_instances(handle);
-	if (n > 0)
-		inst = xzalloc(n * sizeof(*inst));
-	for (i = 0; i < n && !ret; i++) {
-		inst[i] = tracecmd_buffer_instance_handle(handle, i);
-		if (!inst[i])
-			ret = -1;
-	}
-	if (!ret && tracecmd_iterate_events(handle, NULL, 0, on_record, r) < 0)
-		ret = -1;
-	for (i = 0; i < n && inst[i]; i++) {
-		if (!ret &&
-		    tracecmd_iterate_events(inst[i], NULL, 0, on_record, r) < 0)
-			ret = -1;
-		tracecmd_close(inst[i]);
-	}
-	free(inst);
+	ret = read_buffers(handle, read_records, r);
 	tracecmd_close(handle);
 	if (ret)
 		err_msg("report: %s is damaged: its events cannot all be read\n",
