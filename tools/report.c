@@ -15,6 +15,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,10 +82,6 @@ enum {
 };
 static const char *const phase_names[NR_PHASES] = {
 	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call"
-};
-static const char *const phase_fields[NR_PHASES] = {
-	"syn_to_synack_ns", "synack_to_ack_ns", "ack_to_accept_ns",
-	"connect_ns", "connect_call_ns"
 };
 
 struct report {
@@ -157,13 +154,86 @@ static void *grow(void *v, size_t n, size_t *cap, size_t size)
 	return v;
 }
 
-/* field - a numeric field of a record, 0 when absent */
-static unsigned long long field(struct tep_event *event,
-				struct tep_record *record, const char *name)
-{
-	unsigned long long v = 0;
+/*
+ * The numeric fields on_record() reads, looked up by name once per event
+ * format rather than on every record (the lookup compares names: it was a
+ * tenth of a report's time). fields_reset() forgets the formats before
+ * each buffer is read: a format freed with its file may have a successor
+ * at the same address.
+ */
+#define MAX_FIELDS	20
 
-	tep_get_field_val(NULL, event, name, record, &v, 0);
+struct event_fields {
+	const char *const *names;
+	int n;
+	const struct tep_event *event;		/* the format looked up */
+	struct tep_format_field *f[MAX_FIELDS];	/* NULL: not in it */
+};
+
+enum {
+	TEE_CMD, TEE_DURATION, TEE_OFFCPU, TEE_RUNQ, TEE_QUEUE_WAIT, TEE_RET,
+	NR_TEE_FIELDS
+};
+static const char *const tee_names[NR_TEE_FIELDS] = {
+	"cmd", "duration_ns", "offcpu_ns", "runq_ns", "queue_wait_ns", "ret"
+};
+
+/* the side, then the phases in the order of phase_names */
+enum { HS_SIDE, HS_PHASE, NR_HS_FIELDS = HS_PHASE + NR_PHASES };
+static const char *const hs_names[NR_HS_FIELDS] = {
+	"side", "syn_to_synack_ns", "synack_to_ack_ns", "ack_to_accept_ns",
+	"connect_ns", "connect_call_ns"
+};
+
+enum {
+	NW_CPU, NW_START, NW_LEN, NW_RAISES, NW_RUNS, NW_KSOFTIRQD_RUNS,
+	NW_RUN_NS, NW_PACKETS, NW_RERAISES, NW_INLINE_N, NW_INLINE_SUM,
+	NW_INLINE_P99, NW_KSOFTIRQD_N, NW_KSOFTIRQD_SUM, NW_KSOFTIRQD_P99,
+	NW_TEE_RUNS, NW_TEE_SUM, NR_NW_FIELDS
+};
+static const char *const nw_names[NR_NW_FIELDS] = {
+	"cpu", "start_ns", "len_ns", "raises", "runs", "ksoftirqd_runs",
+	"run_ns", "packets", "reraises", "inline_delay_count",
+	"inline_delay_sum_ns", "inline_delay_p99_ns", "ksoftirqd_delay_count",
+	"ksoftirqd_delay_sum_ns", "ksoftirqd_delay_p99_ns", "tee_runs",
+	"tee_delay_sum_ns"
+};
+
+static struct event_fields tee_fields = { .names = tee_names, .n = NR_TEE_FIELDS };
+static struct event_fields hs_fields = { .names = hs_names, .n = NR_HS_FIELDS };
+static struct event_fields nw_fields = { .names = nw_names, .n = NR_NW_FIELDS };
+
+/* fields_reset - forget the formats looked up */
+static void fields_reset(void)
+{
+	tee_fields.event = hs_fields.event = nw_fields.event = NULL;
+}
+
+/* fields_of - @ef, looked up in @event's format if not already */
+static const struct event_fields *fields_of(struct event_fields *ef,
+					    const struct tep_event *event)
+{
+	int i;
+
+	if (ef->event != event) {
+		for (i = 0; i < ef->n; i++)
+			ef->f[i] = tep_find_field((struct tep_event *)event,
+						  ef->names[i]);
+		ef->event = event;
+	}
+	return ef;
+}
+
+/* fval - field @i of @record, 0 when the format lacks it or the record ends first */
+static unsigned long long fval(const struct event_fields *ef, int i,
+			       const struct tep_record *record)
+{
+	struct tep_format_field *f = ef->f[i];
+	unsigned long long v;
+
+	if (!f || f->offset < 0 || f->size > record->size - f->offset ||
+	    tep_read_number_field(f, record->data, &v))
+		return 0;
 	return v;
 }
 
@@ -191,9 +261,10 @@ static void cmd_name(struct report *r, struct tep_event *event,
 static void on_tee_exit(struct report *r, struct tep_event *event,
 			struct tep_record *record)
 {
-	unsigned int id = field(event, record, "cmd");
-	unsigned long long d = field(event, record, "duration_ns");
-	unsigned long long off = field(event, record, "offcpu_ns");
+	const struct event_fields *ef = fields_of(&tee_fields, event);
+	unsigned int id = fval(ef, TEE_CMD, record);
+	unsigned long long d = fval(ef, TEE_DURATION, record);
+	unsigned long long off = fval(ef, TEE_OFFCPU, record);
 	struct cmd_events *c = NULL;
 	struct thread_events *t = NULL;
 	struct tee_call *call;
@@ -205,7 +276,7 @@ static void on_tee_exit(struct report *r, struct tep_event *event,
 	call->end_ns = record->ts;
 	call->dur_ns = d;
 	call->offcpu_ns = off;
-	call->runq_ns = field(event, record, "runq_ns");
+	call->runq_ns = fval(ef, TEE_RUNQ, record);
 	call->cpu = record->cpu;
 	call->tid = tep_data_pid(event->tep, record);
 	for (i = 0; i < r->nr_cmds; i++)
@@ -222,9 +293,9 @@ static void on_tee_exit(struct report *r, struct tep_event *event,
 		samples_add(&c->duration, d);
 		c->total_ns += d;
 		c->offcpu_ns += off;
-		c->runq_ns += field(event, record, "runq_ns");
-		c->queue_wait_ns += field(event, record, "queue_wait_ns");
-		ret = (long long)field(event, record, "ret");
+		c->runq_ns += call->runq_ns;
+		c->queue_wait_ns += fval(ef, TEE_QUEUE_WAIT, record);
+		ret = (long long)fval(ef, TEE_RET, record);
 		c->errors += ret < 0;
 	}
 	tid = tep_data_pid(event->tep, record);
@@ -250,7 +321,8 @@ static void on_tee_exit(struct report *r, struct tep_event *event,
 static void on_tcp_handshake(struct report *r, struct tep_event *event,
 			     struct tep_record *record)
 {
-	bool client = field(event, record, "side") != 0;
+	const struct event_fields *ef = fields_of(&hs_fields, event);
+	bool client = fval(ef, HS_SIDE, record) != 0;
 	struct hs_event *h;
 	unsigned long long v;
 	int p;
@@ -260,13 +332,13 @@ static void on_tcp_handshake(struct report *r, struct tep_event *event,
 	h->ts = record->ts;
 	h->tid = tep_data_pid(event->tep, record);
 	h->client = client;
-	h->syn_synack_ns = field(event, record, "syn_to_synack_ns");
-	h->synack_ack_ns = field(event, record, "synack_to_ack_ns");
-	h->ack_accept_ns = field(event, record, "ack_to_accept_ns");
-	h->connect_ns = field(event, record, "connect_ns");
+	h->syn_synack_ns = fval(ef, HS_PHASE + PH_SYN_SYNACK, record);
+	h->synack_ack_ns = fval(ef, HS_PHASE + PH_SYNACK_ACK, record);
+	h->ack_accept_ns = fval(ef, HS_PHASE + PH_ACK_ACCEPT, record);
+	h->connect_ns = fval(ef, HS_PHASE + PH_CONNECT, record);
 	r->handshakes[client]++;
 	for (p = client ? PH_CONNECT : 0; p < (client ? NR_PHASES : PH_CONNECT); p++) {
-		v = field(event, record, phase_fields[p]);
+		v = fval(ef, HS_PHASE + p, record);
 		/* connect_call is 0 when connect() did not wait */
 		if (v || p != PH_CONNECT_CALL)
 			samples_add(&r->phase[p], v);
@@ -277,7 +349,8 @@ static void on_tcp_handshake(struct report *r, struct tep_event *event,
 static void on_netrx_window(struct report *r, struct tep_event *event,
 			    struct tep_record *record)
 {
-	unsigned int cpu = field(event, record, "cpu");
+	const struct event_fields *ef = fields_of(&nw_fields, event);
+	unsigned int cpu = fval(ef, NW_CPU, record);
 	struct netrx_windows *w;
 	struct netrx_win *nw;
 	double start, end;
@@ -288,34 +361,34 @@ static void on_netrx_window(struct report *r, struct tep_event *event,
 			   sizeof(*r->ev.netrx));
 	nw = &r->ev.netrx[r->ev.nnetrx++];
 	nw->cpu = cpu;
-	nw->start_ns = field(event, record, "start_ns");
-	nw->len_ns = field(event, record, "len_ns");
-	nw->raises = field(event, record, "raises");
-	nw->runs = field(event, record, "runs");
-	nw->ksoftirqd_runs = field(event, record, "ksoftirqd_runs");
-	nw->run_ns = field(event, record, "run_ns");
-	nw->packets = field(event, record, "packets");
-	nw->reraises = field(event, record, "reraises");
-	nw->inline_n = field(event, record, "inline_delay_count");
-	nw->inline_sum_ns = field(event, record, "inline_delay_sum_ns");
-	nw->inline_p99_ns = field(event, record, "inline_delay_p99_ns");
-	nw->ksoftirqd_n = field(event, record, "ksoftirqd_delay_count");
-	nw->ksoftirqd_sum_ns = field(event, record, "ksoftirqd_delay_sum_ns");
-	nw->ksoftirqd_p99_ns = field(event, record, "ksoftirqd_delay_p99_ns");
-	nw->tee_runs = field(event, record, "tee_runs");
-	nw->tee_sum_ns = field(event, record, "tee_delay_sum_ns");
+	nw->start_ns = fval(ef, NW_START, record);
+	nw->len_ns = fval(ef, NW_LEN, record);
+	nw->raises = fval(ef, NW_RAISES, record);
+	nw->runs = fval(ef, NW_RUNS, record);
+	nw->ksoftirqd_runs = fval(ef, NW_KSOFTIRQD_RUNS, record);
+	nw->run_ns = fval(ef, NW_RUN_NS, record);
+	nw->packets = fval(ef, NW_PACKETS, record);
+	nw->reraises = fval(ef, NW_RERAISES, record);
+	nw->inline_n = fval(ef, NW_INLINE_N, record);
+	nw->inline_sum_ns = fval(ef, NW_INLINE_SUM, record);
+	nw->inline_p99_ns = fval(ef, NW_INLINE_P99, record);
+	nw->ksoftirqd_n = fval(ef, NW_KSOFTIRQD_N, record);
+	nw->ksoftirqd_sum_ns = fval(ef, NW_KSOFTIRQD_SUM, record);
+	nw->ksoftirqd_p99_ns = fval(ef, NW_KSOFTIRQD_P99, record);
+	nw->tee_runs = fval(ef, NW_TEE_RUNS, record);
+	nw->tee_sum_ns = fval(ef, NW_TEE_SUM, record);
 	w = &r->win[cpu];
-	start = field(event, record, "start_ns") / 1e9;
-	end = start + field(event, record, "len_ns") / 1e9;
+	start = nw->start_ns / 1e9;
+	end = start + nw->len_ns / 1e9;
 	if (!w->windows || start < w->first_start)
 		w->first_start = start;
 	if (end > w->last_end)
 		w->last_end = end;
 	w->windows++;
-	w->runs += field(event, record, "runs");
-	w->raises += field(event, record, "raises");
-	w->packets += field(event, record, "packets");
-	w->ksoftirqd_runs += field(event, record, "ksoftirqd_runs");
+	w->runs += nw->runs;
+	w->raises += nw->raises;
+	w->packets += nw->packets;
+	w->ksoftirqd_runs += nw->ksoftirqd_runs;
 }
 
 /* on_marker - a print event: maybe one line of a snapshot */
@@ -1089,9 +1162,8 @@ typedef bool (*read_buffer)(struct tracecmd_input *buf, void *data);
 /*
  * read_buffers - open every instance buffer of @handle (teeprobe record
  * writes into its own instance), then call @read on the top buffer and on
- * each instance; 0, or -1 at the first failure. The trial child of
- * file_reads() and read_file() both go through here, so that the child
- * does exactly what the parent will.
+ * each instance; 0, or -1 at the first failure. The reading child of
+ * read_isolated() and the reads in this process both go through here.
  */
 static int read_buffers(struct tracecmd_input *handle, read_buffer read,
 			void *data)
@@ -1118,114 +1190,364 @@ static int read_buffers(struct tracecmd_input *handle, read_buffer read,
 	return ret;
 }
 
-/* What the trial read of file_reads() keeps: per CPU, the last offset */
-struct trial {
+/* The reading child's guard: per CPU, the offset of the last record */
+struct guard {
 	unsigned long long *last;
 	int ncpus;
 	unsigned long records;
 };
 
-/* Seconds of CPU time the trial may spend without a record in between */
-#define TRIAL_STALL_S	5
+/* Seconds of CPU time the child may spend without a record in between */
+#define READ_STALL_S	5
 
 /*
- * trial_record - tracecmd_iterate_events callback of the trial read: end
- * the child at the first record that shows the library going round in
- * circles. On a page whose event length is damaged (negative), libtracecmd
- * 3.1.6 walks back to an earlier event and yields the same records for
- * ever (trace-cmd report prints them until the disk is full), and it
- * ignores the callback's return value. In a sound file each CPU's records
- * come at increasing offsets.
+ * guard_record - end the reading child at the first record that shows the
+ * library going round in circles. On a page whose event length is damaged
+ * (negative), libtracecmd 3.1.6 walks back to an earlier event and yields
+ * the same records for ever (trace-cmd report prints them until the disk
+ * is full), and it ignores the callback's return value. In a sound file
+ * each CPU's records come at increasing offsets.
  */
-static int trial_record(struct tracecmd_input *handle,
-			struct tep_record *record, int cpu, void *data)
+static void guard_record(struct guard *g, struct tep_record *record, int cpu)
 {
-	struct itimerval stall = { .it_value.tv_sec = TRIAL_STALL_S };
-	struct trial *t = data;
+	struct itimerval stall = { .it_value.tv_sec = READ_STALL_S };
 
-	(void)handle;
 	if (cpu < 0 || record->size < 0)
 		_exit(1);
-	if (cpu >= t->ncpus) {
+	if (cpu >= g->ncpus) {
 		int n = cpu + 1;
 
-		t->last = realloc(t->last, n * sizeof(*t->last));
-		if (!t->last)
+		g->last = realloc(g->last, n * sizeof(*g->last));
+		if (!g->last)
 			_exit(1);
-		memset(t->last + t->ncpus, 0,
-		       (n - t->ncpus) * sizeof(*t->last));
-		t->ncpus = n;
+		memset(g->last + g->ncpus, 0,
+		       (n - g->ncpus) * sizeof(*g->last));
+		g->ncpus = n;
 	}
-	if (t->last[cpu] && record->offset <= t->last[cpu])
+	if (g->last[cpu] && record->offset <= g->last[cpu])
 		_exit(1);
-	t->last[cpu] = record->offset;
-	if (!(++t->records % 4096))
+	g->last[cpu] = record->offset;
+	if (!(++g->records % 4096))
 		setitimer(ITIMER_VIRTUAL, &stall, NULL);
-	return 0;
 }
 
-/* trial_iterate - the trial read of one buffer; false if it fails */
-static bool trial_iterate(struct tracecmd_input *handle, void *data)
-{
-	struct itimerval stall = { .it_value.tv_sec = TRIAL_STALL_S };
-	struct trial *t = data;
+/* What the reading child reads into */
+struct child_read {
+	struct report *r;
+	struct guard g;
+};
 
-	if (t->ncpus)
-		memset(t->last, 0, t->ncpus * sizeof(*t->last));
+/* child_record - tracecmd_iterate_events callback of the reading child */
+static int child_record(struct tracecmd_input *handle,
+			struct tep_record *record, int cpu, void *data)
+{
+	struct child_read *c = data;
+
+	guard_record(&c->g, record, cpu);
+	return on_record(handle, record, cpu, c->r);
+}
+
+/* child_records - every record of one buffer, guarded; false on failure */
+static bool child_records(struct tracecmd_input *buf, void *data)
+{
+	struct itimerval stall = { .it_value.tv_sec = READ_STALL_S };
+	struct child_read *c = data;
+
+	if (c->g.ncpus)
+		memset(c->g.last, 0, c->g.ncpus * sizeof(*c->g.last));
+	fields_reset();
 	setitimer(ITIMER_VIRTUAL, &stall, NULL);
-	return tracecmd_iterate_events(handle, NULL, 0, trial_record, t) >= 0;
-}
-
-/*
- * file_reads - can libtracecmd and libtraceevent open @input and every
- * buffer in it, and read every event? Tried in a child first, which dies
- * (quietly: the caller gives the message) where the libraries would crash
- * or loop on a damaged file: libtracecmd 3.1.6 in the error path of
- * tracecmd_buffer_instance_handle() (it closes a shallow copy of the
- * handle), libtraceevent 1.7.1 in tracecmd_open() on a damaged event
- * format, and in kbuffer_load_subbuffer() on a damaged page (in a
- * compressed file the page is only seen once decompressed, so it cannot
- * be checked beforehand); libtracecmd loops for ever on a page with a
- * negative event length (trial_record() ends it), and anything else that
- * spins without a record is ended by SIGVTALRM after TRIAL_STALL_S s of
- * CPU time. trace-cmd report crashes or loops on all of them. Found by
- * tests/fuzz; the child costs about as much as the libraries' share of a
- * read.
- */
-static bool file_reads(const char *input)
-{
-	struct tracecmd_input *handle;
-	int status;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return true;	/* cannot tell: read it for real */
-	if (!pid) {
-		struct trial t = { 0 };
-
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		signal(SIGVTALRM, SIG_DFL);
-		handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (!handle || read_buffers(handle, trial_iterate, &t))
-			_exit(1);
-		_exit(0);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return false;
-	return WIFEXITED(status) && !WEXITSTATUS(status);
+	return tracecmd_iterate_events(buf, NULL, 0, child_record, c) >= 0;
 }
 
 /* read_records - every record of one buffer into the report @data */
 static bool read_records(struct tracecmd_input *buf, void *data)
 {
+	fields_reset();
 	return tracecmd_iterate_events(buf, NULL, 0, on_record, data) >= 0;
 }
 
-/* read_file - every buffer of @input into @r; 0, or -1 with a message */
+/*
+ * The reading child hands its report to the parent through a pipe: the
+ * struct as it is (its pointers mean nothing to the parent), then what
+ * each pointer points to, in the order of put_report() and get_report().
+ */
+
+/* put - write all of @len bytes; false on failure */
+static bool put(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, c, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		c += n;
+		len -= n;
+	}
+	return true;
+}
+
+/* put_string - a string and its length (SIZE_MAX for none) */
+static bool put_string(int fd, const char *s)
+{
+	size_t len = s ? strlen(s) : SIZE_MAX;
+
+	return put(fd, &len, sizeof(len)) && (!s || put(fd, s, len));
+}
+
+/* put_report - @r down @fd; false on failure */
+static bool put_report(int fd, const struct report *r)
+{
+	bool ok = put(fd, r, sizeof(*r));
+	int i, p;
+
+	for (p = 0; p < 2; p++)
+		for (i = 0; i < r->snap[p].nr; i++)
+			ok = ok && put_string(fd, r->snap[p].src[i].name) &&
+			     put_string(fd, r->snap[p].src[i].text);
+	for (p = 0; p < NR_PHASES; p++)
+		ok = ok && put(fd, r->phase[p].v, r->phase[p].n * sizeof(*r->phase[p].v));
+	for (i = 0; i < r->nr_cmds; i++)
+		ok = ok && put(fd, r->cmds[i].duration.v,
+			       r->cmds[i].duration.n * sizeof(*r->cmds[i].duration.v));
+	return ok && put(fd, r->ev.tee, r->ev.ntee * sizeof(*r->ev.tee)) &&
+	       put(fd, r->ev.netrx, r->ev.nnetrx * sizeof(*r->ev.netrx)) &&
+	       put(fd, r->ev.hs, r->ev.nhs * sizeof(*r->ev.hs));
+}
+
+/* The child's report as the parent received it */
+struct stream {
+	char *buf;
+	size_t len, pos;
+};
+
+/* get - the next @len bytes of @s into @p; false when it has fewer */
+static bool get(struct stream *s, void *p, size_t len)
+{
+	if (len > s->len - s->pos)
+		return false;
+	memcpy(p, s->buf + s->pos, len);
+	s->pos += len;
+	return true;
+}
+
+/* get_array - @n elements of @size into a new array at @v */
+static bool get_array(struct stream *s, void *v, size_t n, size_t size)
+{
+	void *a = NULL;
+
+	if (n > (s->len - s->pos) / size)
+		return false;
+	if (n) {
+		a = malloc(n * size);
+		if (!a)
+			return false;
+	}
+	*(void **)v = a;
+	return get(s, a, n * size);
+}
+
+/* get_string - a string that put_string() wrote, into @str */
+static bool get_string(struct stream *s, char **str)
+{
+	size_t n;
+
+	*str = NULL;
+	if (!get(s, &n, sizeof(n)))
+		return false;
+	if (n == SIZE_MAX)
+		return true;
+	if (n > s->len - s->pos)
+		return false;
+	*str = malloc(n + 1);
+	if (!*str)
+		return false;
+	(*str)[n] = '\0';
+	return get(s, *str, n);
+}
+
+/*
+ * get_report - the report the child sent, into @r (zeroed); false when
+ * the stream is short or does not add up. Whatever was allocated stays in
+ * @r for report_free().
+ */
+static bool get_report(struct stream *s, struct report *r)
+{
+	struct snap_source *src;
+	bool ok;
+	int i, p;
+
+	ok = get(s, r, sizeof(*r));
+	/* The pointers are the child's: none of them is the parent's. */
+	for (p = 0; p < 2; p++) {
+		for (i = 0; i < SNAP_MAX_SOURCES; i++) {
+			r->snap[p].src[i].name = NULL;
+			r->snap[p].src[i].text = NULL;
+		}
+		memset(&r->pending[p], 0, sizeof(r->pending[p]));
+	}
+	for (p = 0; p < NR_PHASES; p++)
+		r->phase[p].v = NULL;
+	for (i = 0; i < MAX_CMDS; i++)
+		r->cmds[i].duration.v = NULL;
+	r->ev.tee = NULL;
+	r->ev.netrx = NULL;
+	r->ev.hs = NULL;
+	memset(&r->seq, 0, sizeof(r->seq));
+	if (!ok || r->nr_cmds < 0 || r->nr_cmds > MAX_CMDS ||
+	    r->nr_kinds < 0 || r->nr_kinds > MAX_KINDS ||
+	    r->nr_threads < 0 || r->nr_threads > MAX_THREADS) {
+		r->nr_cmds = 0;
+		r->snap[0].nr = r->snap[1].nr = 0;
+		return false;
+	}
+	for (p = 0; p < 2; p++) {
+		if (r->snap[p].nr < 0 || r->snap[p].nr > SNAP_MAX_SOURCES)
+			r->snap[p].nr = 0, ok = false;
+		for (i = 0; ok && i < r->snap[p].nr; i++) {
+			src = &r->snap[p].src[i];
+			ok = get_string(s, &src->name) &&
+			     get_string(s, &src->text);
+			src->len = src->text ? strlen(src->text) : 0;
+			src->cap = src->text ? src->len + 1 : 0;
+		}
+	}
+	for (p = 0; p < NR_PHASES; p++) {
+		ok = ok && get_array(s, &r->phase[p].v, r->phase[p].n,
+				     sizeof(*r->phase[p].v));
+		r->phase[p].cap = r->phase[p].n;
+	}
+	for (i = 0; i < r->nr_cmds; i++) {
+		ok = ok && get_array(s, &r->cmds[i].duration.v,
+				     r->cmds[i].duration.n,
+				     sizeof(*r->cmds[i].duration.v));
+		r->cmds[i].duration.cap = r->cmds[i].duration.n;
+	}
+	ok = ok && get_array(s, &r->ev.tee, r->ev.ntee, sizeof(*r->ev.tee)) &&
+	     get_array(s, &r->ev.netrx, r->ev.nnetrx, sizeof(*r->ev.netrx)) &&
+	     get_array(s, &r->ev.hs, r->ev.nhs, sizeof(*r->ev.hs));
+	r->ev.cap_tee = r->ev.ntee;
+	r->ev.cap_netrx = r->ev.nnetrx;
+	r->ev.cap_hs = r->ev.nhs;
+	return ok && s->pos == s->len;
+}
+
+static bool read_in_parent;
+
+/*
+ * report_read_in_parent - after the child's read succeeds, read the file
+ * again in this process instead of taking the child's report: for the
+ * fuzzer, whose coverage is counted in this process only.
+ */
+void report_read_in_parent(bool yes)
+{
+	read_in_parent = yes;
+}
+
+/*
+ * child_read - read @input in a child, which sends its report to @fd;
+ * does not return: exits 0 when the report went, 1 otherwise.
+ */
+static void child_read(const char *input, int fd)
+{
+	struct itimerval off = { 0 };
+	struct tracecmd_input *handle;
+	struct child_read c = { 0 };
+
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGVTALRM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	c.r = xzalloc(sizeof(*c.r));
+	trace_seq_init(&c.r->seq);
+	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle || read_buffers(handle, child_records, &c))
+		_exit(1);
+	setitimer(ITIMER_VIRTUAL, &off, NULL);
+	if (!read_in_parent && !put_report(fd, c.r))
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * read_isolated - read @input in a child into @r, and say whether it
+ * could: 1 when the child read it, 0 when it could not (it died, or its
+ * guard stopped it: the caller gives the message), -1 when the child
+ * could not be started. The child dies, quietly, where the libraries
+ * would crash or loop on a damaged file: libtracecmd 3.1.6 in the error
+ * path of tracecmd_buffer_instance_handle() (it closes a shallow copy of
+ * the handle), libtraceevent 1.7.1 in tracecmd_open() on a damaged event
+ * format and in kbuffer_load_subbuffer() on a damaged page (in a
+ * compressed file the page is only seen once decompressed, so it cannot
+ * be checked beforehand); libtracecmd loops for ever on a page with a
+ * negative event length (guard_record() ends it), and anything else that
+ * spins without a record is ended by SIGVTALRM after READ_STALL_S s of
+ * CPU time. trace-cmd report crashes or loops on all of them. Found by
+ * tests/fuzz.
+ */
+static int read_isolated(const char *input, struct report *r)
+{
+	struct stream s = { 0 };
+	size_t cap = 0;
+	int fds[2], status;
+	bool ok = true;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (!pid) {
+		close(fds[0]);
+		child_read(input, fds[1]);
+	}
+	close(fds[1]);
+	for (;;) {
+		if (s.len == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			s.buf = realloc(s.buf, cap);
+			if (!s.buf)
+				fatal("out of memory\n");
+		}
+		n = read(fds[0], s.buf + s.len, cap - s.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		s.len += n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			ok = false;
+			break;
+		}
+	ok = ok && WIFEXITED(status) && !WEXITSTATUS(status);
+	if (ok && !read_in_parent && !get_report(&s, r)) {
+		err_msg("report: the reading child's report of %s is incomplete\n",
+			input);
+		ok = false;
+	}
+	free(s.buf);
+	return ok;
+}
+
+/*
+ * read_file - every buffer of @input into @r; 0, or -1 with a message.
+ * The libraries read the file in a child (read_isolated()), which hands
+ * the report over; only if no child can be started does this process read
+ * it unguarded.
+ */
 static int read_file(const char *input, struct report *r)
 {
 	struct tracecmd_input *handle;
@@ -1241,8 +1563,10 @@ static int read_file(const char *input, struct report *r)
 		return -1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	handle = file_reads(input) ?
-		 tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS) : NULL;
+	ret = read_isolated(input, r);
+	if (ret == 1 && !read_in_parent)
+		return 0;
+	handle = ret ? tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS) : NULL;
 	if (!handle) {
 		err_msg("report: %s is not a readable trace.dat (truncated, "
 			"damaged, or not written by trace-cmd)\n", input);

@@ -6,6 +6,8 @@
 #ifndef TEEPROBE_REPORT_H
 #define TEEPROBE_REPORT_H
 
+#include <stdbool.h>
+
 struct report;
 struct session_events;
 
@@ -25,6 +27,7 @@ struct session_summary {
 };
 
 struct report *report_read(const char *input);
+void report_read_in_parent(bool yes);
 void report_summarize(struct report *r, struct session_summary *s);
 const struct session_events *report_events(const struct report *r);
 void report_release(struct report *r);

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_report_read.c - unit tests for the read of tools/report.c: the
+ * report that the reading child hands over through a pipe is the report
+ * this process reads itself (printed, summarised, and event by event), on
+ * the recorded trace.dat files of the fuzz corpus; a short or inconsistent
+ * hand-over is refused; damaged files give no report and leave this
+ * process alive.
+ *
+ * report.c is included whole, for its static reader and printer.
+ */
+#include "../../tools/report.c"
+#include "tap.h"
+
+#ifndef TEST_CORPUS
+#define TEST_CORPUS "../fuzz/corpus/fuzz_trace"
+#endif
+
+/* slurp - what is in @fd from its start, NUL-terminated; its length */
+static char *slurp(int fd, size_t *len)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	char *buf = malloc(end + 1);
+
+	if (!buf || end < 0 || pread(fd, buf, end, 0) != end)
+		abort();
+	buf[end] = '\0';
+	*len = end;
+	return buf;
+}
+
+/* printed - what "teeprobe report" prints for @r (@json: --json) */
+static char *printed(struct report *r, bool json)
+{
+	struct report_opts o = { .input = "x.dat", .json = json,
+				 .hist = true, .header = true };
+	int fd = fileno(tmpfile()), saved = dup(1);
+	size_t len;
+	char *text;
+
+	fflush(stdout);
+	dup2(fd, 1);
+	print_report(r, &o);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	text = slurp(fd, &len);
+	close(fd);
+	return text;
+}
+
+/* handed_over - @r as put_report() writes it; its length in @len */
+static char *handed_over(const struct report *r, size_t *len)
+{
+	int fd = fileno(tmpfile());
+	char *buf;
+
+	if (!put_report(fd, r))
+		abort();
+	buf = slurp(fd, len);
+	close(fd);
+	return buf;
+}
+
+/* take - get_report() on the first @len bytes of @buf; true if accepted */
+static bool take(char *buf, size_t len)
+{
+	struct report *r = xzalloc(sizeof(*r));
+	struct stream s = { .buf = buf, .len = len };
+	bool ok = get_report(&s, r);
+
+	report_free(r);
+	return ok;
+}
+
+/* same_tee, same_netrx, same_hs - one event, field by field (not padding) */
+static bool same_tee(const struct tee_call *a, const struct tee_call *b)
+{
+	return a->end_ns == b->end_ns && a->dur_ns == b->dur_ns &&
+	       a->offcpu_ns == b->offcpu_ns && a->runq_ns == b->runq_ns &&
+	       a->cpu == b->cpu && a->tid == b->tid && a->setup == b->setup;
+}
+
+static bool same_netrx(const struct netrx_win *a, const struct netrx_win *b)
+{
+	return a->cpu == b->cpu && a->start_ns == b->start_ns &&
+	       a->len_ns == b->len_ns && a->raises == b->raises &&
+	       a->runs == b->runs && a->ksoftirqd_runs == b->ksoftirqd_runs &&
+	       a->run_ns == b->run_ns && a->packets == b->packets &&
+	       a->reraises == b->reraises && a->inline_n == b->inline_n &&
+	       a->inline_sum_ns == b->inline_sum_ns &&
+	       a->inline_p99_ns == b->inline_p99_ns &&
+	       a->ksoftirqd_n == b->ksoftirqd_n &&
+	       a->ksoftirqd_sum_ns == b->ksoftirqd_sum_ns &&
+	       a->ksoftirqd_p99_ns == b->ksoftirqd_p99_ns &&
+	       a->tee_runs == b->tee_runs && a->tee_sum_ns == b->tee_sum_ns;
+}
+
+static bool same_hs(const struct hs_event *a, const struct hs_event *b)
+{
+	return a->ts == b->ts && a->tid == b->tid && a->client == b->client &&
+	       a->syn_synack_ns == b->syn_synack_ns &&
+	       a->synack_ack_ns == b->synack_ack_ns &&
+	       a->ack_accept_ns == b->ack_accept_ns &&
+	       a->connect_ns == b->connect_ns;
+}
+
+/* same_events - the two reports kept the same events for analyze/plot */
+static bool same_events(const struct session_events *a,
+			const struct session_events *b)
+{
+	size_t i;
+
+	if (a->ntee != b->ntee || a->nnetrx != b->nnetrx || a->nhs != b->nhs)
+		return false;
+	for (i = 0; i < a->ntee; i++)
+		if (!same_tee(&a->tee[i], &b->tee[i]))
+			return false;
+	for (i = 0; i < a->nnetrx; i++)
+		if (!same_netrx(&a->netrx[i], &b->netrx[i]))
+			return false;
+	for (i = 0; i < a->nhs; i++)
+		if (!same_hs(&a->hs[i], &b->hs[i]))
+			return false;
+	return true;
+}
+
+/* test_file - the hand-over of @name, against a read in this process */
+static void test_file(const char *name)
+{
+	struct session_summary sa, sb;
+	struct report *a, *b;
+	char path[4096], *ta, *tb, *stream;
+	size_t len, cut;
+	bool ok;
+	int json;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, name);
+	a = report_read(path);
+	report_read_in_parent(true);
+	b = report_read(path);
+	report_read_in_parent(false);
+	if (!tap_ok(a && b, "%s: read by the child and in this process", name)) {
+		report_release(a);
+		report_release(b);
+		return;
+	}
+	tap_diag("%s: %llu teeprobe events, %zu TEE calls, %zu NET_RX windows, %zu handshakes",
+		 name, a->teeprobe_events, a->ev.ntee, a->ev.nnetrx, a->ev.nhs);
+	for (json = 0; json < 2; json++) {
+		ta = printed(a, json);
+		tb = printed(b, json);
+		tap_ok(!strcmp(ta, tb) && strlen(ta) > 100,
+		       "%s: the handed-over report prints the same%s (%zu bytes)",
+		       name, json ? " as JSON" : "", strlen(ta));
+		free(ta);
+		free(tb);
+	}
+	report_summarize(a, &sa);
+	report_summarize(b, &sb);
+	tap_ok(!memcmp(&sa, &sb, sizeof(sa)), "%s: the same summary", name);
+	tap_ok(same_events(&a->ev, &b->ev) && a->ev.nnetrx && a->ev.nhs &&
+	       (a->ev.ntee || !strstr(name, "tee")),
+	       "%s: the same events for analyze and plot", name);
+
+	stream = handed_over(a, &len);
+	tap_ok(take(stream, len), "%s: a hand-over of %zu bytes is taken whole",
+	       name, len);
+	/* every length up to 256, around the struct's end, then a stride */
+	ok = true;
+	for (cut = 0; cut < len; cut += cut < 256 ? 1 : 4093)
+		ok = ok && !take(stream, cut);
+	for (cut = sizeof(*a) - 8; cut < sizeof(*a) + 256 && cut < len; cut++)
+		ok = ok && !take(stream, cut);
+	tap_ok(ok && !take(stream, len - 1),
+	       "%s: shorter hand-overs are refused", name);
+	free(stream);
+	report_release(a);
+	report_release(b);
+}
+
+/* test_inconsistent - counts that do not fit what was sent are refused */
+static void test_inconsistent(void)
+{
+	char path[4096], *stream;
+	struct report *r, *h;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/stall-small.dat", TEST_CORPUS);
+	r = report_read(path);
+	if (!tap_ok(r != NULL, "stall-small.dat read for the hand-over tests"))
+		return;
+	stream = handed_over(r, &len);
+	h = (struct report *)stream;	/* the struct comes first, as it is */
+
+	h->nr_cmds = MAX_CMDS + 1;
+	tap_ok(!take(stream, len), "a command count past MAX_CMDS is refused");
+	h->nr_cmds = r->nr_cmds;
+	h->snap[1].nr = SNAP_MAX_SOURCES + 1;
+	tap_ok(!take(stream, len), "a snapshot source count past the array is refused");
+	h->snap[1].nr = r->snap[1].nr;
+	h->ev.ntee = SIZE_MAX / 8;
+	tap_ok(!take(stream, len), "an event count larger than the stream is refused");
+	h->ev.ntee = r->ev.ntee;
+	h->ev.nhs = r->ev.nhs + 1;
+	tap_ok(!take(stream, len), "one event more than was sent is refused");
+	h->ev.nhs = r->ev.nhs;
+	tap_ok(take(stream, len), "... and restored, the hand-over is taken");
+	stream = realloc(stream, len + 1);
+	tap_ok(!take(stream, len + 1), "a byte past the end is refused");
+	free(stream);
+	report_release(r);
+}
+
+/* test_damaged - files the libraries crash or loop on give no report */
+static void test_damaged(void)
+{
+	static const char *const names[] = {
+		"regress-kbuffer-crash.dat", "regress-endless-page.dat",
+		"regress-libtraceevent-crash.dat", "regress-damaged-instance.dat",
+		"magic-garbage.dat", "light-trunc-4k.dat",
+	};
+	char path[4096];
+	size_t i;
+	int mode;
+
+	for (mode = 0; mode < 2; mode++) {
+		report_read_in_parent(mode);
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
+			snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, names[i]);
+			tap_ok(!report_read(path), "%s: no report%s, and no crash",
+			       names[i], mode ? " (read again in this process)" : "");
+		}
+	}
+	report_read_in_parent(false);
+}
+
+int main(void)
+{
+	/* the messages of the damaged files are not this test's output */
+	if (!freopen("/dev/null", "w", stderr))
+		return 1;
+	test_file("stall-small.dat");
+	test_file("light-small.dat");
+	test_file("light-small-v6.dat");
+	test_file("tee-small.dat");
+	test_inconsistent();
+	test_damaged();
+	return tap_done();
+}
