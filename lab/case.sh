@@ -47,7 +47,7 @@ system_figures() {
 
 # json_mean FILE NAME - the mean of latency object NAME in hsbench's JSON
 json_mean() {
-	grep -o "\"$2\":{[^}]*}" "$1" | grep -o '"mean":[0-9.]*' | cut -d: -f2
+	sed -n "s/.*\"$2\":{[^}]*\"mean\":\([0-9.]*\).*/\1/p" "$1"
 }
 
 echo "teeprobe lab: the seed case on $(uname -r), $(nproc) CPUs"

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "hsbench.h"
+#include "lab_endpoint.h"
 
 /* hs_err - print "hsbench: <message>" on stderr */
 void hs_err(const char *fmt, ...)
@@ -77,59 +78,13 @@ int hs_parse_seconds(const char *opt, const char *text, double *out)
 int hs_resolve_endpoint(const char *text, int passive,
 			struct sockaddr_storage *addr, socklen_t *addr_len)
 {
-	struct addrinfo hints, *res;
-	const char *host_start, *port, *colon;
-	char host[256];
-	unsigned long long port_num;
-	size_t host_len;
-	int rc;
+	char err[512];
 
-	if (text[0] == '[') {
-		const char *close = strchr(text, ']');
-
-		if (!close || close[1] != ':') {
-			hs_err("bad address '%s': want [IPV6]:PORT", text);
-			return -1;
-		}
-		host_start = text + 1;
-		host_len = close - host_start;
-		port = close + 2;
-	} else {
-		colon = strrchr(text, ':');
-		if (!colon) {
-			hs_err("bad address '%s': want ADDR:PORT", text);
-			return -1;
-		}
-		host_start = text;
-		host_len = colon - text;
-		if (memchr(text, ':', host_len)) {
-			hs_err("bad address '%s': put IPv6 addresses in brackets, e.g. [::1]:7000",
-			       text);
-			return -1;
-		}
-		port = colon + 1;
-	}
-	if (host_len == 0 || host_len >= sizeof(host)) {
-		hs_err("bad address '%s': empty or too long host part", text);
+	if (lab_endpoint(text, SOCK_STREAM, passive, addr, addr_len, err,
+			 sizeof(err))) {
+		hs_err("%s", err);
 		return -1;
 	}
-	memcpy(host, host_start, host_len);
-	host[host_len] = '\0';
-	if (hs_parse_uint("port", port, passive ? 0 : 1, 65535, &port_num))
-		return -1;
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
-	rc = getaddrinfo(host, port, &hints, &res);
-	if (rc) {
-		hs_err("cannot resolve '%s': %s", host, gai_strerror(rc));
-		return -1;
-	}
-	memcpy(addr, res->ai_addr, res->ai_addrlen);
-	*addr_len = res->ai_addrlen;
-	freeaddrinfo(res);
 	return 0;
 }
 

@@ -12,12 +12,11 @@
  *        udpbench send --to ADDR:PORT [--seconds SEC] [--window N]
  *                      [--size BYTES] [--json]
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "insn_mark.h"
+#include "lab_endpoint.h"
 #include "lab_util.h"
 
 #define BATCH		64	/* datagrams per sendmmsg/recvmmsg */
@@ -41,9 +41,9 @@ static void usage(FILE *f)
 "       udpbench send --to ADDR:PORT [--seconds SEC] [--window N]\n"
 "                     [--size BYTES] [--json]\n"
 "\n"
-"echo sends every UDP datagram that reaches ADDR:PORT (IPv4) back to its\n"
-"sender, until SIGINT/SIGTERM or SEC seconds (default 3600). --ready-file\n"
-"PATH is written once the socket is bound.\n"
+"echo sends every UDP datagram that reaches ADDR:PORT (or [IPV6]:PORT)\n"
+"back to its sender, until SIGINT/SIGTERM or SEC seconds (default 3600).\n"
+"--ready-file PATH is written once the socket is bound.\n"
 "\n"
 "send keeps N datagrams (default 64) of BYTES bytes (default 18: 64-byte\n"
 "Ethernet frames) in flight to an echo server for SEC seconds (default 5),\n"
@@ -53,24 +53,21 @@ static void usage(FILE *f)
 		STALL_MS);
 }
 
-/* parse_addr - "A.B.C.D:PORT" into @sa; 0 or -1 */
-static int parse_addr(const char *text, struct sockaddr_in *sa)
+/* endpoint - @text (--@opt of @cmd) into @sa; 0, or -1 after a message */
+static int endpoint(const char *cmd, const char *opt, const char *text,
+		    bool passive, struct sockaddr_storage *sa, socklen_t *len)
 {
-	const char *colon = strrchr(text, ':');
-	char host[64], *end;
-	long port;
+	char err[512];
 
-	if (!colon || colon == text || (size_t)(colon - text) >= sizeof(host))
+	if (!text) {
+		fprintf(stderr, "udpbench: %s needs --%s ADDR:PORT\n", cmd, opt);
 		return -1;
-	memcpy(host, text, colon - text);
-	host[colon - text] = '\0';
-	port = strtol(colon + 1, &end, 10);
-	if (*end || port <= 0 || port > 65535)
+	}
+	if (lab_endpoint(text, SOCK_DGRAM, passive, sa, len, err, sizeof(err))) {
+		fprintf(stderr, "udpbench: --%s: %s\n", opt, err);
 		return -1;
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_port = htons(port);
-	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -1;
+	}
+	return 0;
 }
 
 /* parse_num - a number from @min to @max, or exit with a message */
@@ -89,9 +86,9 @@ static double parse_num(const char *opt, const char *text, double min,
 }
 
 /* udp_socket - a UDP socket with large buffers: a full one drops packets */
-static int udp_socket(void)
+static int udp_socket(int family)
 {
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), size = 4 << 20;
+	int fd = socket(family, SOCK_DGRAM, 0), size = 4 << 20;
 
 	if (fd >= 0) {
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
@@ -110,13 +107,14 @@ static int echo_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static char buf[BATCH][MAX_SIZE];
-	struct sockaddr_in from[BATCH], sa;
+	struct sockaddr_storage from[BATCH], sa;
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	const char *listen = NULL, *ready = NULL;
 	unsigned long long echoed = 0;
 	double timeout = 3600, end;
 	int fd, opt, i, n;
+	socklen_t len;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -134,12 +132,10 @@ static int echo_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!listen || parse_addr(listen, &sa)) {
-		fprintf(stderr, "udpbench: echo needs --listen A.B.C.D:PORT\n");
+	if (endpoint("echo", "listen", listen, true, &sa, &len))
 		return 2;
-	}
-	fd = udp_socket();
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+	fd = udp_socket(sa.ss_family);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, len)) {
 		fprintf(stderr, "udpbench: cannot listen on %s: %s\n", listen,
 			strerror(errno));
 		return 1;
@@ -197,8 +193,9 @@ static int send_main(int argc, char **argv)
 	double seconds = 5, start, end, last, t, elapsed;
 	unsigned int window = 64, want;
 	const char *to = NULL;
-	struct sockaddr_in sa;
+	struct sockaddr_storage sa;
 	int fd, opt, i, n, json = 0;
+	socklen_t len;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -222,12 +219,10 @@ static int send_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!to || parse_addr(to, &sa)) {
-		fprintf(stderr, "udpbench: send needs --to A.B.C.D:PORT\n");
+	if (endpoint("send", "to", to, false, &sa, &len))
 		return 2;
-	}
-	fd = udp_socket();
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+	fd = udp_socket(sa.ss_family);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, len)) {
 		fprintf(stderr, "udpbench: cannot send to %s: %s\n", to,
 			strerror(errno));
 		return 1;
