@@ -1319,69 +1319,93 @@ static bool put_report(int fd, const struct report *r)
 	       put(fd, r->ev.hs, r->ev.nhs * sizeof(*r->ev.hs));
 }
 
-/* The child's report as the parent received it */
-struct stream {
-	char *buf;
-	size_t len, pos;
-};
-
-/* get - the next @len bytes of @s into @p; false when it has fewer */
-static bool get(struct stream *s, void *p, size_t len)
+/* get - the next @len bytes from @fd into @p; false when the stream ends first */
+static bool get(int fd, void *p, size_t len)
 {
-	if (len > s->len - s->pos)
-		return false;
-	memcpy(p, s->buf + s->pos, len);
-	s->pos += len;
+	char *c = p;
+	ssize_t n;
+
+	while (len) {
+		n = read(fd, c, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		c += n;
+		len -= n;
+	}
 	return true;
 }
 
-/* get_array - @n elements of @size into a new array at @v */
-static bool get_array(struct stream *s, void *v, size_t n, size_t size)
-{
-	void *a = NULL;
+/* Most that get_array() allocates ahead of what came */
+#define GET_CHUNK	(1 << 20)
 
-	if (n > (s->len - s->pos) / size)
+/*
+ * get_array - @n elements of @size from @fd into a new array at @v. The
+ * array grows with what comes, so a count larger than the stream costs
+ * no more memory than the stream.
+ */
+static bool get_array(int fd, void *v, size_t n, size_t size)
+{
+	size_t total = n * size, have = 0, cap = 0, want;
+	char *a = NULL, *b;
+
+	if (n && total / n != size)
 		return false;
-	if (n) {
-		a = malloc(n * size);
-		if (!a)
-			return false;
+	while (have < total) {
+		want = total - have < GET_CHUNK ? total - have : GET_CHUNK;
+		if (have + want > cap) {
+			cap = 2 * cap > have + want ? 2 * cap : have + want;
+			cap = cap < total ? cap : total;
+			b = realloc(a, cap);
+			if (!b)
+				break;
+			a = b;
+		}
+		if (!get(fd, a + have, want))
+			break;
+		have += want;
+	}
+	if (have < total) {
+		free(a);
+		return false;
 	}
 	*(void **)v = a;
-	return get(s, a, n * size);
+	return true;
 }
 
 /* get_string - a string that put_string() wrote, into @str */
-static bool get_string(struct stream *s, char **str)
+static bool get_string(int fd, char **str)
 {
 	size_t n;
 
 	*str = NULL;
-	if (!get(s, &n, sizeof(n)))
+	if (!get(fd, &n, sizeof(n)))
 		return false;
 	if (n == SIZE_MAX)
 		return true;
-	if (n > s->len - s->pos)
+	if (!get_array(fd, str, n, 1))
 		return false;
-	*str = malloc(n + 1);
+	*str = realloc(*str, n + 1);
 	if (!*str)
-		return false;
+		fatal("out of memory\n");
 	(*str)[n] = '\0';
-	return get(s, *str, n);
+	return true;
 }
 
 /*
- * get_report - the report the child sent, into @r (zeroed); false when
- * the stream is short or does not add up. Whatever was allocated stays in
- * @r for report_free().
+ * get_report - the report the child sent down @fd, into @r (zeroed);
+ * false when the stream is short, longer, or does not add up. Whatever was
+ * allocated stays in @r for report_free().
  */
-static bool get_report(struct stream *s, struct report *r)
+static bool get_report(int fd, struct report *r)
 {
 	struct snap_source *src;
+	char extra;
 	bool ok;
 	int i, p;
 
-	ok = get(s, r, sizeof(*r));
+	ok = get(fd, r, sizeof(*r));
 	/* The pointers are the child's: none of them is the parent's. */
 	for (p = 0; p < 2; p++) {
 		for (i = 0; i < SNAP_MAX_SOURCES; i++) {
@@ -1410,30 +1434,31 @@ static bool get_report(struct stream *s, struct report *r)
 			r->snap[p].nr = 0, ok = false;
 		for (i = 0; ok && i < r->snap[p].nr; i++) {
 			src = &r->snap[p].src[i];
-			ok = get_string(s, &src->name) &&
-			     get_string(s, &src->text);
+			ok = get_string(fd, &src->name) &&
+			     get_string(fd, &src->text);
 			src->len = src->text ? strlen(src->text) : 0;
 			src->cap = src->text ? src->len + 1 : 0;
 		}
 	}
 	for (p = 0; p < NR_PHASES; p++) {
-		ok = ok && get_array(s, &r->phase[p].v, r->phase[p].n,
+		ok = ok && get_array(fd, &r->phase[p].v, r->phase[p].n,
 				     sizeof(*r->phase[p].v));
 		r->phase[p].cap = r->phase[p].n;
 	}
 	for (i = 0; i < r->nr_cmds; i++) {
-		ok = ok && get_array(s, &r->cmds[i].duration.v,
+		ok = ok && get_array(fd, &r->cmds[i].duration.v,
 				     r->cmds[i].duration.n,
 				     sizeof(*r->cmds[i].duration.v));
 		r->cmds[i].duration.cap = r->cmds[i].duration.n;
 	}
-	ok = ok && get_array(s, &r->ev.tee, r->ev.ntee, sizeof(*r->ev.tee)) &&
-	     get_array(s, &r->ev.netrx, r->ev.nnetrx, sizeof(*r->ev.netrx)) &&
-	     get_array(s, &r->ev.hs, r->ev.nhs, sizeof(*r->ev.hs));
+	ok = ok && get_array(fd, &r->ev.tee, r->ev.ntee, sizeof(*r->ev.tee)) &&
+	     get_array(fd, &r->ev.netrx, r->ev.nnetrx, sizeof(*r->ev.netrx)) &&
+	     get_array(fd, &r->ev.hs, r->ev.nhs, sizeof(*r->ev.hs));
 	r->ev.cap_tee = r->ev.ntee;
 	r->ev.cap_netrx = r->ev.nnetrx;
 	r->ev.cap_hs = r->ev.nhs;
-	return ok && s->pos == s->len;
+	/* and nothing after it */
+	return ok && !get(fd, &extra, 1);
 }
 
 static bool read_in_parent;
@@ -1491,11 +1516,8 @@ static void child_read(const char *input, int fd)
  */
 static int read_isolated(const char *input, struct report *r)
 {
-	struct stream s = { 0 };
-	size_t cap = 0;
 	int fds[2], status;
-	bool ok = true;
-	ssize_t n;
+	bool ok = true, got;
 	pid_t pid;
 
 	if (pipe(fds))
@@ -1512,33 +1534,20 @@ static int read_isolated(const char *input, struct report *r)
 		child_read(input, fds[1]);
 	}
 	close(fds[1]);
-	for (;;) {
-		if (s.len == cap) {
-			cap = cap ? 2 * cap : 1 << 20;
-			s.buf = realloc(s.buf, cap);
-			if (!s.buf)
-				fatal("out of memory\n");
-		}
-		n = read(fds[0], s.buf + s.len, cap - s.len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		s.len += n;
-	}
-	close(fds[0]);
+	/* taken as it comes, and kept only if the child exits 0 */
+	got = read_in_parent || get_report(fds[0], r);
+	close(fds[0]);		/* a child still writing gets SIGPIPE */
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			ok = false;
 			break;
 		}
 	ok = ok && WIFEXITED(status) && !WEXITSTATUS(status);
-	if (ok && !read_in_parent && !get_report(&s, r)) {
+	if (ok && !got) {
 		err_msg("report: the reading child's report of %s is incomplete\n",
 			input);
 		ok = false;
 	}
-	free(s.buf);
 	return ok;
 }
 

@@ -63,12 +63,16 @@ static char *handed_over(const struct report *r, size_t *len)
 }
 
 /* take - get_report() on the first @len bytes of @buf; true if accepted */
-static bool take(char *buf, size_t len)
+static bool take(const char *buf, size_t len)
 {
 	struct report *r = xzalloc(sizeof(*r));
-	struct stream s = { .buf = buf, .len = len };
-	bool ok = get_report(&s, r);
+	int fd = fileno(tmpfile());
+	bool ok;
 
+	if (pwrite(fd, buf, len, 0) != (ssize_t)len)
+		abort();
+	ok = get_report(fd, r);
+	close(fd);
 	report_free(r);
 	return ok;
 }
@@ -200,7 +204,9 @@ static void test_inconsistent(void)
 	tap_ok(!take(stream, len), "a snapshot source count past the array is refused");
 	h->snap[1].nr = r->snap[1].nr;
 	h->ev.ntee = SIZE_MAX / 8;
-	tap_ok(!take(stream, len), "an event count larger than the stream is refused");
+	tap_ok(!take(stream, len), "an event count whose size overflows is refused");
+	h->ev.ntee = 1ULL << 40;
+	tap_ok(!take(stream, len), "an event count of 2^40 (more than the memory) is refused");
 	h->ev.ntee = r->ev.ntee;
 	h->ev.nhs = r->ev.nhs + 1;
 	tap_ok(!take(stream, len), "one event more than was sent is refused");
