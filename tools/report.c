@@ -1394,12 +1394,14 @@ static bool get_string(int fd, char **str)
 }
 
 /*
- * get_report - the report the child sent down @fd, into @r (zeroed);
- * false when the stream is short, longer, or does not add up. Whatever was
- * allocated stays in @r for report_free().
+ * get_report - the report the child sent down @fd, into @r (zeroed, but
+ * for its trace_seq, which it keeps); false when the stream is short,
+ * longer, or does not add up. Whatever was allocated stays in @r for
+ * report_free().
  */
 static bool get_report(int fd, struct report *r)
 {
+	struct trace_seq seq = r->seq;
 	struct snap_source *src;
 	char extra;
 	bool ok;
@@ -1421,7 +1423,7 @@ static bool get_report(int fd, struct report *r)
 	r->ev.tee = NULL;
 	r->ev.netrx = NULL;
 	r->ev.hs = NULL;
-	memset(&r->seq, 0, sizeof(r->seq));
+	r->seq = seq;		/* this process's own */
 	if (!ok || r->nr_cmds < 0 || r->nr_cmds > MAX_CMDS ||
 	    r->nr_kinds < 0 || r->nr_kinds > MAX_KINDS ||
 	    r->nr_threads < 0 || r->nr_threads > MAX_THREADS) {
@@ -1430,8 +1432,10 @@ static bool get_report(int fd, struct report *r)
 		return false;
 	}
 	for (p = 0; p < 2; p++) {
-		if (r->snap[p].nr < 0 || r->snap[p].nr > SNAP_MAX_SOURCES)
-			r->snap[p].nr = 0, ok = false;
+		if (r->snap[p].nr < 0 || r->snap[p].nr > SNAP_MAX_SOURCES) {
+			r->snap[p].nr = 0;
+			ok = false;
+		}
 		for (i = 0; ok && i < r->snap[p].nr; i++) {
 			src = &r->snap[p].src[i];
 			ok = get_string(fd, &src->name) &&

@@ -69,6 +69,7 @@ static bool take(const char *buf, size_t len)
 	int fd = fileno(tmpfile());
 	bool ok;
 
+	trace_seq_init(&r->seq);
 	if (pwrite(fd, buf, len, 0) != (ssize_t)len)
 		abort();
 	ok = get_report(fd, r);
