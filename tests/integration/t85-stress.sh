@@ -16,7 +16,7 @@
 ko=$TP_MODULES/module/teeprobe.ko
 cycles=${TP_STRESS_CYCLES:-20}
 syns=${TP_STRESS_SYNS:-20000}
-# On the debug kernel an insmod/rmmod cycle under load takes some 50 s:
+# On the debug kernel an insmod/rmmod cycle under load takes 20-50 s:
 # make check leaves it to make stress, which sets the sizes.
 if [ "$TP_KERNEL" = lab ] && [ -z "$TP_STRESS_CYCLES" ]; then
 	skip "stress on the debug kernel" "make stress runs it (minutes per cycle batch); the stock kernels run it here"
@@ -94,7 +94,7 @@ for i in $(seq "$cycles"); do
 	rmmod_retry || break
 	done_cycles=$i
 	# progress, so that a run stopped by its timeout still says how far
-	# it got (a cycle takes some 50 s on the debug kernel)
+	# it got (a cycle takes 20-50 s on the debug kernel)
 	[ $((i % 20)) != 0 ] ||
 		echo "# $i of $cycles cycles in $((SECONDS - cycles_start)) s, $held unloaded under a session"
 done
