@@ -5,46 +5,34 @@
  * range for bind() and connect(), and every malformed form with its
  * reason.
  */
-#include <arpa/inet.h>
+#include <netdb.h>
 #include <netinet/in.h>
 
 #include "lab_endpoint.h"
 #include "tap.h"
 
-/* ok_v4 - @text gives AF_INET @ip:@port */
-static void ok_v4(const char *text, bool passive, const char *ip, int port)
+/*
+ * ok - @text (for a socket of @socktype) gives an address of @family,
+ * read back by getnameinfo() as @ip and @port
+ */
+static void ok(const char *text, int socktype, bool passive, int family,
+	       const char *ip, const char *port)
 {
-	struct sockaddr_storage ss;
-	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-	char err[256] = "", got[INET_ADDRSTRLEN] = "?";
+	char err[256] = "", host[NI_MAXHOST] = "?", serv[NI_MAXSERV] = "?";
+	struct sockaddr_storage ss = { 0 };
 	socklen_t len = 0;
-	int rc = lab_endpoint(text, SOCK_DGRAM, passive, &ss, &len, err,
+	int rc = lab_endpoint(text, socktype, passive, &ss, &len, err,
 			      sizeof(err));
 
 	if (!rc)
-		inet_ntop(AF_INET, &in->sin_addr, got, sizeof(got));
-	tap_ok(!rc && in->sin_family == AF_INET && len == sizeof(*in) &&
-	       !strcmp(got, ip) && ntohs(in->sin_port) == port,
-	       "'%s'%s -> %s port %d (%s)", text, passive ? " (bind)" : "",
-	       got, rc ? -1 : ntohs(in->sin_port), err);
-}
-
-/* ok_v6 - @text gives AF_INET6 @ip:@port */
-static void ok_v6(const char *text, const char *ip, int port)
-{
-	struct sockaddr_storage ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-	char err[256] = "", got[INET6_ADDRSTRLEN] = "?";
-	socklen_t len = 0;
-	int rc = lab_endpoint(text, SOCK_STREAM, false, &ss, &len, err,
-			      sizeof(err));
-
-	if (!rc)
-		inet_ntop(AF_INET6, &in6->sin6_addr, got, sizeof(got));
-	tap_ok(!rc && in6->sin6_family == AF_INET6 && len == sizeof(*in6) &&
-	       !strcmp(got, ip) && ntohs(in6->sin6_port) == port,
-	       "'%s' -> [%s] port %d (%s)", text, got,
-	       rc ? -1 : ntohs(in6->sin6_port), err);
+		getnameinfo((struct sockaddr *)&ss, len, host, sizeof(host),
+			    serv, sizeof(serv), NI_NUMERICHOST | NI_NUMERICSERV);
+	tap_ok(!rc && ss.ss_family == family &&
+	       len == (family == AF_INET ? sizeof(struct sockaddr_in) :
+					   sizeof(struct sockaddr_in6)) &&
+	       !strcmp(host, ip) && !strcmp(serv, port),
+	       "'%s'%s -> %s port %s (%s)", text, passive ? " (bind)" : "",
+	       host, serv, err);
 }
 
 /* bad - @text is refused, and the reason contains @why */
@@ -64,12 +52,12 @@ int main(void)
 {
 	char longhost[400];
 
-	ok_v4("127.0.0.1:7000", false, "127.0.0.1", 7000);
-	ok_v4("10.0.0.2:1", false, "10.0.0.2", 1);
-	ok_v4("10.0.0.2:65535", false, "10.0.0.2", 65535);
-	ok_v4("0.0.0.0:0", true, "0.0.0.0", 0);
-	ok_v6("[::1]:7000", "::1", 7000);
-	ok_v6("[fd00::2]:443", "fd00::2", 443);
+	ok("127.0.0.1:7000", SOCK_DGRAM, false, AF_INET, "127.0.0.1", "7000");
+	ok("10.0.0.2:1", SOCK_DGRAM, false, AF_INET, "10.0.0.2", "1");
+	ok("10.0.0.2:65535", SOCK_DGRAM, false, AF_INET, "10.0.0.2", "65535");
+	ok("0.0.0.0:0", SOCK_DGRAM, true, AF_INET, "0.0.0.0", "0");
+	ok("[::1]:7000", SOCK_STREAM, false, AF_INET6, "::1", "7000");
+	ok("[fd00::2]:443", SOCK_STREAM, false, AF_INET6, "fd00::2", "443");
 
 	bad("127.0.0.1", false, "want ADDR:PORT");
 	bad("", false, "want ADDR:PORT");
