@@ -74,7 +74,7 @@ unsigned long teeprobe_windows_flush_quiet(struct teeprobe_window *(*window_of)(
 					   smp_call_func_t flush)
 {
 	u64 len = teeprobe_window_len_ns();
-	u64 now = ktime_get_ns();
+	u64 now = teeprobe_now_ns();
 	int cpu;
 
 	cpus_read_lock();

@@ -131,7 +131,7 @@ static void tp_softirq_raise(void *data, unsigned int vec_nr)
 	 * interrupt per packet under load) are counted in the open window.
 	 */
 	if (!st->raise_ns) {
-		now = ktime_get_ns();
+		now = teeprobe_now_ns();
 		st = netrx_this_cpu(now);
 		st->raise_ns = now ? now : 1;
 		st->raise_tee_ns = teeprobe_tee_clock_ns(now);
@@ -154,7 +154,7 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
 	local_irq_save(flags);
-	now = ktime_get_ns();
+	now = teeprobe_now_ns();
 	st = netrx_this_cpu(now);
 	st->total.runs++;
 	st->win.runs++;
@@ -174,7 +174,8 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 			teeprobe_hist_add(&st->win_inline_delay, delay);
 		}
 		/* The TEE's share of the wait: its clock ran meanwhile. */
-		tee = teeprobe_tee_clock_ns(now) - st->raise_tee_ns;
+		tee = teeprobe_ns_delta(st->raise_tee_ns,
+					 teeprobe_tee_clock_ns(now));
 		if (tee) {
 			tee = min(tee, delay);
 			st->total.tee_runs++;
@@ -198,7 +199,7 @@ static void tp_softirq_exit(void *data, unsigned int vec_nr)
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
 	local_irq_save(flags);
-	now = ktime_get_ns();
+	now = teeprobe_now_ns();
 	st = netrx_this_cpu(now);
 	if (!st->entry_ns)	/* started before teeprobe was loaded */
 		goto out;
@@ -225,7 +226,7 @@ static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	st = this_cpu_ptr(&netrx_cpu);
 	/* In a run, its entry rolled the window: no clock read per poll. */
 	if (!st->entry_ns)
-		st = netrx_this_cpu(ktime_get_ns());
+		st = netrx_this_cpu(teeprobe_now_ns());
 	st->total.polls++;
 	st->win.polls++;
 	st->total.packets += packets;
@@ -263,7 +264,7 @@ static void netrx_flush(u64 len)
 	struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
 	struct teeprobe_window closed;
 
-	if (teeprobe_window_flush(&st->window, ktime_get_ns(), len, &closed))
+	if (teeprobe_window_flush(&st->window, teeprobe_now_ns(), len, &closed))
 		netrx_close(st, &closed);
 }
 

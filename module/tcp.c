@@ -234,7 +234,7 @@ static void hs_account(unsigned int slot, enum teeprobe_tcp_counter counter,
 	unsigned int i;
 
 	local_irq_save(flags);
-	st = hs_this_cpu(ktime_get_ns());
+	st = hs_this_cpu(teeprobe_now_ns());
 	st->port[slot].count[counter]++;
 	st->win.count[counter]++;
 	for (i = 0; i < TEEPROBE_TCP_PHASES; i++) {
@@ -294,7 +294,7 @@ static int conn_request_entry(struct kretprobe_instance *ri,
 		regs_get_kernel_argument(regs, TP_TCP_CONN_REQUEST_ARG_SK);
 
 	syn->listener = sk;
-	syn->syn_ns = ktime_get_ns();
+	syn->syn_ns = teeprobe_now_ns();
 	syn->slot = port_slot(sk->sk_num);
 	syn->answered = false;
 	syn->prev = this_cpu_read(tcp_syn_now);
@@ -358,7 +358,7 @@ static int send_synack_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (type != TCP_SYNACK_NORMAL)
 		return 0;	/* Fast Open: its child exists already */
 	hs.syn_ns = syn->syn_ns;
-	hs.synack_ns = ktime_get_ns();
+	hs.synack_ns = teeprobe_now_ns();
 	hs.port = syn->listener->sk_num;
 	/* No room: the table counts it, accept() will count it untracked. */
 	teeprobe_tcp_table_insert(&tcp_table, hs_key(req, TP_TCP_KEY_REQ),
@@ -426,7 +426,7 @@ static int syn_recv_sock_return(struct kretprobe_instance *ri,
 	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(c->req, TP_TCP_KEY_REQ),
 				     &hs))
 		return 0;
-	now = ktime_get_ns();
+	now = teeprobe_now_ns();
 	hs.ack_ns = now;
 	hs_count(slot, TEEPROBE_TCP_CHILDREN);
 	teeprobe_tcp_table_insert(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
@@ -455,7 +455,7 @@ static void accept_done(const struct sock *child)
 		hs_count(slot, TEEPROBE_TCP_UNTRACKED);
 		return;
 	}
-	now = ktime_get_ns();
+	now = teeprobe_now_ns();
 	phase_ns[TEEPROBE_TCP_SYN_SYNACK] = since(hs.syn_ns, hs.synack_ns);
 	phase_ns[TEEPROBE_TCP_SYNACK_ACK] = since(hs.synack_ns, hs.ack_ns);
 	phase_ns[TEEPROBE_TCP_ACK_ACCEPT] = since(hs.ack_ns, now);
@@ -648,7 +648,7 @@ static void client_syn_sent(const struct sock *sk)
 	unsigned long key = hs_key(sk, TP_TCP_KEY_CLIENT);
 	struct teeprobe_tcp_hs hs = {};
 	unsigned int slot;
-	u64 now = ktime_get_ns();
+	u64 now = teeprobe_now_ns();
 
 	/* A leftover of an earlier connect on this socket goes. */
 	teeprobe_tcp_table_take(&tcp_table, key, &hs);
@@ -687,7 +687,7 @@ static void client_syn_sent_left(const struct sock *sk, int newstate)
 		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_UNTRACKED);
 		return;
 	}
-	now = ktime_get_ns();
+	now = teeprobe_now_ns();
 	hs = s->hs;
 	hs.ack_ns = now;
 	/* Established with a connect() call waiting: it reports at return. */
@@ -740,7 +740,7 @@ static int connect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 1;	/* not followed: no return handler */
 	/* Process context: keep softirqs, and their kprobe hits, out. */
 	local_irq_save(flags);
-	c->start_ns = ktime_get_ns();
+	c->start_ns = teeprobe_now_ns();
 	if (teeprobe_tcp_table_insert(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL),
 				      c->start_ns, &hs) != TEEPROBE_TCP_INSERTED)
 		c->sk = NULL;	/* no room, or another thread's call */
@@ -767,7 +767,7 @@ static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!c->sk)
 		return 0;
 	local_irq_save(irqs);
-	now = ktime_get_ns();
+	now = teeprobe_now_ns();
 	teeprobe_tcp_table_take(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL), &hs);
 	key = hs_key(c->sk, TP_TCP_KEY_CLIENT);
 	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
@@ -898,7 +898,7 @@ static void hs_flush(u64 len)
 	struct tp_tcp_cpu *st = this_cpu_ptr(tcp_cpu);
 	struct teeprobe_window closed;
 
-	if (teeprobe_window_flush(&st->window, ktime_get_ns(), len, &closed))
+	if (teeprobe_window_flush(&st->window, teeprobe_now_ns(), len, &closed))
 		hs_window_close(st, &closed);
 }
 
@@ -925,9 +925,9 @@ static void hs_flush_fn(struct work_struct *work)
 {
 	unsigned long next = teeprobe_windows_flush_quiet(hs_window_of,
 							   hs_flush_ended);
-	u64 now = ktime_get_ns();
+	u64 now = teeprobe_now_ns();
 
-	if (now - tcp_last_expire_ns >= TP_TCP_EXPIRE_NS) {
+	if (teeprobe_ns_delta(tcp_last_expire_ns, now) >= TP_TCP_EXPIRE_NS) {
 		teeprobe_tcp_table_expire(&tcp_table, now);
 		tcp_last_expire_ns = now;
 	}
@@ -1147,7 +1147,7 @@ int teeprobe_tcp_init(void)
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
 		hs_probe_attach(&tcp_probes[i]);
 	hs_ftrace_attach();
-	tcp_last_expire_ns = ktime_get_ns();
+	tcp_last_expire_ns = teeprobe_now_ns();
 	INIT_DELAYED_WORK(&hs_flush_work, hs_flush_fn);
 	schedule_delayed_work(&hs_flush_work,
 			      nsecs_to_jiffies(teeprobe_window_len_ns()));

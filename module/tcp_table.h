@@ -26,7 +26,7 @@
 
 #define TEEPROBE_TCP_BUCKET_SLOTS	8
 
-/* What is known of one handshake; times are ktime_get_ns(), 0 unknown */
+/* What is known of one handshake; times are teeprobe_now_ns(), 0 unknown */
 struct teeprobe_tcp_hs {
 	u64 syn_ns;		/* server: SYN seen; client: SYN_SENT */
 	u64 synack_ns;		/* server: first SYN/ACK sent */

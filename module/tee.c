@@ -23,6 +23,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/threads.h>
 #include <linux/seq_file.h>
@@ -328,7 +329,15 @@ static struct tp_call *call_start(u64 now)
 	call->queue_wait_ns = 0;
 	memset(&call->off, 0, sizeof(call->off));
 	b = call_bucket(current);
-	raw_spin_lock_irqsave(&call_hash[b].lock, flags);
+	/* From an int3-based probe (NMI, see teeprobe_now_ns()) only a
+	 * trylock is safe; a call it cannot enter goes untracked.
+	 */
+	if (!in_nmi()) {
+		raw_spin_lock_irqsave(&call_hash[b].lock, flags);
+	} else if (!raw_spin_trylock_irqsave(&call_hash[b].lock, flags)) {
+		clear_bit(i, call_used);
+		return NULL;
+	}
 	hlist_add_head(&call->node, &call_hash[b].head);
 	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
 	atomic_inc(&calls_in_flight);
@@ -424,7 +433,7 @@ static void tp_sched_switch(TP_SCHED_SWITCH_PROTO)
 
 	if (!atomic_read(&calls_in_flight))
 		return;
-	now = ktime_get_ns();
+	now = teeprobe_now_ns();
 	b = call_bucket(prev);
 	raw_spin_lock(&call_hash[b].lock);
 	call = call_find_locked(b, prev);
@@ -505,7 +514,7 @@ static int ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!pid_allowed())
 		return 1;	/* not followed: no return handler */
-	now = ktime_get_ns();
+	now = teeprobe_now_ns();
 	inst->start_ns = now;
 	inst->raw_cmd = (u32)regs_get_kernel_argument(regs, 1);
 	call = call_start(now);
@@ -529,8 +538,9 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct tp_instance *inst = (struct tp_instance *)ri->data;
 	enum teeprobe_tee_cmd cmd = teeprobe_tee_decode(inst->raw_cmd);
 	long ret = (long)regs_return_value(regs);
-	u64 now = ktime_get_ns();
-	u64 duration = now - inst->start_ns, offcpu = 0, runq = 0, queue_wait = 0;
+	u64 now = teeprobe_now_ns();
+	u64 duration = teeprobe_ns_delta(inst->start_ns, now);
+	u64 offcpu = 0, runq = 0, queue_wait = 0;
 	struct tp_call *call = inst_call(inst);
 	struct tp_tee_cpu *cpu;
 	struct tp_cmd_stats *s;
@@ -579,7 +589,7 @@ static int timed_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!pid_allowed())
 		return 1;
-	inst->start_ns = ktime_get_ns();
+	inst->start_ns = teeprobe_now_ns();
 	return 0;
 }
 NOKPROBE_SYMBOL(timed_entry);
@@ -589,7 +599,7 @@ static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct tp_instance *inst = (struct tp_instance *)ri->data;
 	struct tp_probe *p = container_of(get_kretprobe(ri), struct tp_probe, rp);
-	u64 elapsed = ktime_get_ns() - inst->start_ns;
+	u64 elapsed = teeprobe_ns_delta(inst->start_ns, teeprobe_now_ns());
 	struct tp_call *call;
 	unsigned long flags;
 	unsigned int b;

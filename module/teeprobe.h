@@ -7,9 +7,32 @@
 
 #include <linux/atomic.h>
 #include <linux/smp.h>
+#include <linux/timekeeping.h>
 #include <linux/types.h>
 
 #define TEEPROBE_VERSION "0.1.0"
+
+/*
+ * teeprobe_now_ns - the clock every part of teeprobe stamps with: the
+ * monotonic clock, read by ktime_get_mono_fast_ns(), which is NMI-safe. A
+ * kprobe that cannot go through ftrace (a notrace function, any kprobe on
+ * arm64 6.1, or an int3 still in place while ftrace patches the site) runs
+ * its handlers from the int3/BRK trap, which x86 enters as an NMI; there
+ * ktime_get_ns() takes the timekeeping seqcount, which lockdep reports and
+ * which spins forever if the trap interrupted its writer. The fast clock
+ * may step back a few ns across an NTP update, so take differences with
+ * teeprobe_ns_delta().
+ */
+static inline u64 teeprobe_now_ns(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/* teeprobe_ns_delta - @to - @from, or 0 if the clock stepped back */
+static inline u64 teeprobe_ns_delta(u64 from, u64 to)
+{
+	return to > from ? to - from : 0;
+}
 
 /* Incremented on every counter reset; carried by the teeprobe_reset event. */
 extern atomic_t teeprobe_reset_generation;

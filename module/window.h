@@ -4,7 +4,7 @@
  * shared by the parts of teeprobe and tested alone by KUnit.
  *
  * Windows are aligned to multiples of their length on the monotonic clock
- * (ktime_get_ns()), so the windows of every CPU, and of every part of the
+ * (teeprobe_now_ns()), so the windows of every CPU, and of every part of the
  * module, start at the same instants and a reader can line them up without
  * knowing when tracing started. A window opens at the first event that falls
  * in it and is closed by the first later event that falls outside it, by a

@@ -8,6 +8,13 @@
  * and tc_ns_smc() as tzdriver's send path does. The "secure world" is a
  * short sleep. The module counts the commands it served, as the truth the
  * test compares teeprobe's counts with (read-only parameters).
+ *
+ * tc_client_ioctl() and tc_ns_smc() are notrace: on x86 the kprobes on them
+ * cannot go through ftrace and are int3-based, as every kprobe is on arm64
+ * 6.1 (no KPROBES_ON_FTRACE there), where the real tzdriver runs. teeprobe's
+ * entry handlers then run from the int3 trap, which x86 enters as an NMI;
+ * the lab kernel's lockdep reports any lock or clock read there that is not
+ * NMI-safe. tc_client_call() stays ftrace-based, so both kinds are tested.
  */
 #include <linux/delay.h>
 #include <linux/fs.h>
@@ -30,7 +37,7 @@ long tc_client_call(unsigned int nr);
 long tc_client_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /* tc_ns_smc - the "secure monitor call": the secure world takes 200 us */
-noinline long tc_ns_smc(unsigned int nr)
+noinline notrace long tc_ns_smc(unsigned int nr)
 {
 	usleep_range(200, 300);
 	return 0;
@@ -43,7 +50,7 @@ noinline long tc_client_call(unsigned int nr)
 }
 
 /* tc_client_ioctl - tzdriver's ioctl entry, counting what it serves */
-noinline long tc_client_ioctl(struct file *file, unsigned int cmd,
+noinline notrace long tc_client_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
 	if (_IOC_TYPE(cmd) != 't')
