@@ -164,7 +164,7 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 	st->run_ksoftirqd = is_ksoftirqd(current);
 	st->run_delay_ns = -1;
 	if (st->raise_ns) {
-		u64 delay = now > st->raise_ns ? now - st->raise_ns : 0;
+		u64 delay = teeprobe_ns_delta(st->raise_ns, now);
 
 		if (st->run_ksoftirqd) {
 			teeprobe_hist_add(&st->ksoftirqd_delay, delay);
@@ -203,7 +203,7 @@ static void tp_softirq_exit(void *data, unsigned int vec_nr)
 	st = netrx_this_cpu(now);
 	if (!st->entry_ns)	/* started before teeprobe was loaded */
 		goto out;
-	run_ns = now > st->entry_ns ? now - st->entry_ns : 0;
+	run_ns = teeprobe_ns_delta(st->entry_ns, now);
 	counts_add_run(&st->total, run_ns, st->run_ksoftirqd, st->run_reraised);
 	counts_add_run(&st->win, run_ns, st->run_ksoftirqd, st->run_reraised);
 	teeprobe_hist_add(&st->run, run_ns);

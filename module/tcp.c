@@ -256,7 +256,7 @@ static void hs_count(unsigned int slot, enum teeprobe_tcp_counter counter)
 /* since - @to - @from, 0 when either is unknown or time ran backwards */
 static u64 since(u64 from, u64 to)
 {
-	return from && to > from ? to - from : 0;
+	return from ? teeprobe_ns_delta(from, to) : 0;
 }
 
 /* hs_addrs - the endpoints of @sk, stored as sock:inet_sock_set_state does */

@@ -396,8 +396,8 @@ static void tee_clock_start(u64 now)
 {
 	struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
 
-	if (c->since_ns && now > c->since_ns)	/* a stop we did not see */
-		c->total_ns += now - c->since_ns;
+	if (c->since_ns)	/* a stop we did not see */
+		c->total_ns += teeprobe_ns_delta(c->since_ns, now);
 	c->since_ns = now ? now : 1;
 }
 
@@ -406,8 +406,8 @@ static void tee_clock_stop(u64 now)
 {
 	struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
 
-	if (c->since_ns && now > c->since_ns)
-		c->total_ns += now - c->since_ns;
+	if (c->since_ns)
+		c->total_ns += teeprobe_ns_delta(c->since_ns, now);
 	c->since_ns = 0;
 }
 
@@ -420,8 +420,8 @@ u64 teeprobe_tee_clock_ns(u64 now)
 	const struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
 
 	lockdep_assert_irqs_disabled();
-	return c->total_ns + (c->since_ns && now > c->since_ns ?
-			      now - c->since_ns : 0);
+	return c->total_ns + (c->since_ns ?
+			      teeprobe_ns_delta(c->since_ns, now) : 0);
 }
 
 /* tp_sched_switch - charge switched-out time to the calls in flight */
