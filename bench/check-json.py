@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """check-json.py FILE - check that bench/run --json wrote every item: the
-three rate items and their instruction counts with each of their
-configurations and a positive median,
+three rate items, their instruction counts and QEMU's CPU time with each of
+their configurations and a positive median, the exits, clock reads and CPU
+per instruction of each, the guest's and the host's operation costs,
 the memory stages, the report speed of both tools, and the targets. Exit
 status 1 with the reasons otherwise. It checks the shape, not the figures:
 make check runs the bench at a tiny size (bench/run --quick)."""
@@ -10,7 +11,9 @@ import json
 import sys
 
 RATES = {"handshake_rate": "abcde", "packet_rate": "abcde", "tee_ioctl_rate": "abd",
-         "handshake_insns": "abcde", "packet_insns": "abcde", "tee_ioctl_insns": "abd"}
+         "handshake_insns": "abcde", "packet_insns": "abcde", "tee_ioctl_insns": "abd",
+         "handshake_qemu_cpu": "abcde", "packet_qemu_cpu": "abcde", "tee_ioctl_qemu_cpu": "abd"}
+OPS = {"handshake_ops": "abcde", "packet_ops": "abcde", "tee_ioctl_ops": "abd"}
 STAGES = ["loaded", "connections", "flood"]
 
 
@@ -24,6 +27,15 @@ def problems(bench):
                 yield "%s: no configuration %s" % (key, config)
             elif not row.get("median", 0) > 0 or not row.get("ratio", 0) > 0:
                 yield "%s: configuration %s has no rate" % (key, config)
+    for key, configs in OPS.items():
+        rows = {row.get("config"): row for row in bench.get(key, [])}
+        for config in configs:
+            if not rows.get(config, {}).get("cpu_ns_per_insn", 0) > 0:
+                yield "%s: configuration %s has no CPU time per instruction" % (key, config)
+    for where in ("guest", "host"):
+        costs = bench.get("opcost_ns", {}).get(where, {})
+        if not all(costs.get(k, 0) > 0 for k in ("insn", "exit", "clock")):
+            yield "opcost_ns: %s: %s" % (where, costs)
     memory = bench.get("memory", {})
     stages = [s.get("stage") for s in memory.get("stages", [])]
     if stages != STAGES:
@@ -36,7 +48,7 @@ def problems(bench):
     tools = [t.get("tool") for t in report.get("tools", []) if t.get("median", 0) > 0]
     if not report.get("events", 0) > 0 or tools != ["trace-cmd", "teeprobe"]:
         yield "report_speed: events %s, tools %s" % (report.get("events"), tools)
-    if len(bench.get("targets", [])) < 11:
+    if len(bench.get("targets", [])) < 15:
         yield "targets: %d listed" % len(bench.get("targets", []))
 
 

@@ -25,6 +25,7 @@
 #   memory STAGE module_bytes N sunreclaim_kb N vmalloc_kb N percpu_kb N
 #   flood syns N table_size N in_use N full N untracked N
 #   span ITEM CONFIG REPEAT FIRST_MARK LAST_MARK UNITS
+#   opcost guest KIND NS
 #   info marks N
 # progress and errors to stderr. A span is one run of items 1-3: its load
 # program (hsbench client, udpbench send, teeclient loop), run with
@@ -201,6 +202,9 @@ echo "info invokes $invokes"
 echo "info memory_connections $mem_conns"
 echo "info syns $syns"
 echo "info trace_seconds $trace_secs"
+# What a plain instruction, an emulator exit and a clock read cost here
+# (bench/insns/opcost.c; bench/run runs it on the host too)
+"$bench_dir/insns/opcost" | sed 's/^opcost /opcost guest /'
 [ -d /sys/module/teeprobe ] && rmmod teeprobe
 # Zero simulated cost: the TEE item measures the ioctl path itself, and
 # hard-reg handshakes in item 5 are quick.

@@ -9,11 +9,15 @@
 #   trace events N bytes N
 #   report TOOL ROUND CPU_NANOSECONDS (user + system)
 #   insns ITEM CONFIG ROUND INSTRUCTIONS_PER_UNIT
+#   hostcpu ITEM CONFIG ROUND QEMU_CPU_NS_PER_UNIT
+#   ops ITEM CONFIG ROUND exits N clocks N cpu_per_insn NS busy FRACTION
+#   opcost guest|host KIND NS
 # Rates are summarised as min/median/max over the rounds; a configuration's
 # ratio is the median over the rounds of its rate over (a)'s in that round.
 # Instruction counts likewise, the ratio taken the other way round ((a)'s
 # count over the configuration's): the rate the configuration would keep
-# if every instruction cost the same.
+# if every instruction cost the same; and QEMU's CPU time per unit: the
+# rate it would keep if the guest never waited.
 
 # sort_values - sort v[1..n] in place (n is small)
 function sort_values(v, n,   i, j, t) {
@@ -50,14 +54,21 @@ function target(name, value, limit, met, text) {
 }
 
 $1 == "info" { info[$2] = $3 }
-$1 == "rate" || $1 == "insns" {
+$1 == "rate" || $1 == "insns" || $1 == "hostcpu" {
 	if ($1 == "rate")
 		round_rate[$2, $3, $4] = $5
-	else
+	else if ($1 == "insns")
 		round_insns[$2, $3, $4] = $5
+	else
+		round_hostcpu[$2, $3, $4] = $5
 	if ($4 > max_round)
 		max_round = $4
 }
+$1 == "ops" {
+	for (i = 5; i < NF; i += 2)
+		round_ops[$i, $2, $3, $4] = $(i + 1)
+}
+$1 == "opcost" { opcost[$2, $3] = $4 }
 $1 == "memory" {
 	# "before" and "loaded" come in pairs, several times: each pair's
 	# difference is one reading of the fixed memory
@@ -133,8 +144,56 @@ function insns_block(item, key, title, unit, configs) {
 	figure_block(round_insns, 1, item, key, title, unit, configs)
 }
 
-# figure_block - rate_block and insns_block: the table rows or JSON member
-# of per_round's figures; ratio[item, c] (ratio_insns with insns set)
+# hostcpu_block - the same for QEMU's CPU time per unit of each run (in
+# microseconds), into ratio_hostcpu
+function hostcpu_block(item, key, title, unit, configs,   k) {
+	for (k in round_hostcpu)
+		round_hostcpu_us[k] = round_hostcpu[k] / 1000
+	figure_block(round_hostcpu_us, 2, item, key, title, unit, configs)
+}
+
+# ops_median - the median over the rounds of figure f (exits, clocks,
+# cpu_per_insn, busy) of config c's runs of item
+function ops_median(f, item, c,   r, n, v) {
+	n = 0
+	for (r = 1; r <= max_round; r++)
+		if ((f, item, c, r) in round_ops)
+			v[++n] = round_ops[f, item, c, r]
+	sort_values(v, n)
+	return n ? median(v, n) : 0
+}
+
+# ops_block - per configuration of item: the medians of its emulator
+# exits and clock reads per unit, QEMU's CPU ns per guest instruction and
+# the share of the run QEMU was on a CPU
+function ops_block(item, key, title, configs,   n, c, i, sep) {
+	n = split(configs, c, " ")
+	if (json)
+		printf ",\"%s\":[", key
+	else {
+		printf "%s\n", title
+		printf "  %-36s %9s %9s %9s %9s\n", "medians", "exits", "clocks", "ns/insn", "busy"
+	}
+	for (i = 1; i <= n; i++) {
+		if (!(("cpu_per_insn", item, c[i], 1) in round_ops))
+			continue
+		if (json)
+			printf "%s{\"config\":\"%s\",\"exits\":%.2f,\"clocks\":%.2f,\"cpu_ns_per_insn\":%.3f,\"busy\":%.3f}",
+				sep, c[i], ops_median("exits", item, c[i]), ops_median("clocks", item, c[i]),
+				ops_median("cpu_per_insn", item, c[i]), ops_median("busy", item, c[i])
+		else
+			printf "  %-36s %9.1f %9.1f %9.2f %8.0f%%\n", name[c[i]], ops_median("exits", item, c[i]),
+				ops_median("clocks", item, c[i]), ops_median("cpu_per_insn", item, c[i]),
+				100 * ops_median("busy", item, c[i])
+		sep = ","
+	}
+	if (json)
+		printf "]"
+}
+
+# figure_block - rate_block, insns_block and hostcpu_block: the table rows
+# or JSON member of per_round's figures; ratio[item, c] (ratio_insns with
+# insns 1, ratio_hostcpu with insns 2: costs, the ratio (a)'s over c's)
 function figure_block(per_round, insns, item, key, title, unit, configs,   n, c, i, sep) {
 	n = split(configs, c, " ")
 	if (json)
@@ -148,8 +207,10 @@ function figure_block(per_round, insns, item, key, title, unit, configs,   n, c,
 		if (!sn)
 			continue
 		paired(per_round, item, c[i], insns)
-		if (insns)
+		if (insns == 1)
 			ratio_insns[item, c[i]] = pmed
+		else if (insns == 2)
+			ratio_hostcpu[item, c[i]] = pmed
 		else
 			ratio[item, c[i]] = pmed
 		if (json)
@@ -276,8 +337,28 @@ END {
 	insns_block("packets", "packet_insns", "  per echo", "instructions/echo", "a b c d e")
 	insns_block("tee", "tee_ioctl_insns", "  per invoke", "instructions/invoke", "a b d")
 
+	if (!json)
+		printf "\n7. QEMU's CPU time per unit of work in items 1-3 (its process, all threads: every\n   instruction at the emulator's price, the guest's waits left out; ratio = (a)'s over the configuration's)\n"
+	hostcpu_block("handshake", "handshake_qemu_cpu", "  per handshake", "microseconds/handshake", "a b c d e")
+	hostcpu_block("packets", "packet_qemu_cpu", "  per echo", "microseconds/echo", "a b c d e")
+	hostcpu_block("tee", "tee_ioctl_qemu_cpu", "  per invoke", "microseconds/invoke", "a b d")
+	if (!json)
+		printf "\n  per unit: emulator exits (popf, sti, iret, int3), clock reads (rdtsc), QEMU's CPU\n  ns per guest instruction, and the share of the run QEMU was on a CPU (busy)\n"
+	ops_block("handshake", "handshake_ops", "  per handshake", "a b c d e")
+	ops_block("packets", "packet_ops", "  per echo", "a b c d e")
+	ops_block("tee", "tee_ioctl_ops", "  per invoke", "a b d")
+	if (json)
+		printf ",\"opcost_ns\":{\"guest\":{\"insn\":%.3f,\"exit\":%.3f,\"clock\":%.3f},\"host\":{\"insn\":%.3f,\"exit\":%.3f,\"clock\":%.3f}}",
+			opcost["guest", "insn"], opcost["guest", "exit"], opcost["guest", "clock"],
+			opcost["host", "insn"], opcost["host", "exit"], opcost["host", "clock"]
+	else
+		printf "  one operation (bench/insns/opcost), ns in the guest / on the host: add %.2f / %.2f,\n  exit (popf) %.1f / %.1f, clock read (rdtsc) %.1f / %.1f\n",
+			opcost["guest", "insn"], opcost["host", "insn"], opcost["guest", "exit"],
+			opcost["host", "exit"], opcost["guest", "clock"], opcost["host", "clock"]
+
 	rate_targets(ratio, "(%s) %s rate >= %d%% of (a)", "handshake packet")
 	rate_targets(ratio_insns, "(%s) %s, by instructions >= %d%%", "handshake packets")
+	rate_targets(ratio_hostcpu, "(%s) %s, by QEMU's CPU >= %d%%", "handshake packets")
 	target("fixed memory <= 256 KiB per CPU", fixed / cpus, 262144, fixed / cpus <= 262144, kib(fixed / cpus) " KiB")
 	target("per-CPU data <= 256 KiB per CPU", percpu_data, 262144, percpu_data <= 262144, kib(percpu_data) " KiB")
 	# Bounded: a SYN flood may not grow it; 64 KiB is the slack of the

@@ -7,9 +7,22 @@
  *
  * Every time a guest program executes the marker of lab/include/insn_mark.h,
  * an 8-byte no-op no compiler emits, the plugin appends
- * "mark N INSTRUCTIONS" to FILE: N counts the markers from 1, INSTRUCTIONS
- * all the vCPUs' instructions so far. The guest logs what its N-th marker
- * meant; the difference between two markers is the work in between.
+ * "mark N INSTRUCTIONS BLOCKS EXITS CLOCKS CPU_NS WALL_NS" to FILE: N counts
+ * the markers from 1, then come all the vCPUs' counts so far of
+ *   INSTRUCTIONS  instructions executed;
+ *   BLOCKS        translation blocks executed;
+ *   EXITS         instructions after which TCG leaves its translated code
+ *                 for its main loop: popf and sti, which may unmask an
+ *                 interrupt, iret, and int3 (a trap: an int3-based kprobe);
+ *                 a count of instructions weighs them as any other;
+ *   CLOCKS        time-stamp counter reads (rdtsc, rdtscp), each a call
+ *                 into QEMU to read the host's clock;
+ * and the host's clocks: CPU_NS, the CPU time of the whole QEMU process
+ * (all its threads: the vCPUs and the emulated devices), which is what the
+ * work cost the emulator, whatever kinds of instructions it was made of,
+ * and does not run while the guest waits; WALL_NS, the monotonic clock.
+ * The guest logs what its N-th marker meant; the difference between two
+ * markers is the work in between.
  *
  * Usage: qemu-system-x86_64 -accel tcg,thread=single -plugin insns.so,out=FILE
  * Single-threaded TCG only: one counter, no lock.
@@ -17,23 +30,68 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "qemu_plugin_api.h"
 #include "insn_mark.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
-static uint64_t insns;
+static uint64_t insns, blocks, exits, clocks;
 static unsigned long marks;
 static FILE *out;
+
+/* clock_ns - clock @id in ns */
+static unsigned long long clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return 0;
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 /* mark_exec - the guest executed the marker */
 static void mark_exec(unsigned int vcpu_index, void *userdata)
 {
 	(void)vcpu_index;
 	(void)userdata;
-	fprintf(out, "mark %lu %llu\n", ++marks, (unsigned long long)insns);
+	fprintf(out, "mark %lu %llu %llu %llu %llu %llu %llu\n", ++marks,
+		(unsigned long long)insns, (unsigned long long)blocks,
+		(unsigned long long)exits, (unsigned long long)clocks,
+		clock_ns(CLOCK_PROCESS_CPUTIME_ID), clock_ns(CLOCK_MONOTONIC));
 	fflush(out);
+}
+
+/*
+ * insn_class - the counter an x86 instruction's kind goes to (exits or
+ * clocks), or NULL. Legacy and REX prefixes are skipped; popf, sti, iret and
+ * int3 are one-byte opcodes, rdtsc is 0f 31 and rdtscp 0f 01 f9.
+ */
+static uint64_t *insn_class(const unsigned char *b, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xf2 ||
+			   b[i] == 0xf3 || (b[i] & 0xf0) == 0x40))
+		i++;
+	if (i >= len)
+		return NULL;
+	switch (b[i]) {
+	case 0x9d:	/* popf */
+	case 0xfb:	/* sti */
+	case 0xcf:	/* iret */
+	case 0xcc:	/* int3 */
+		return &exits;
+	case 0x0f:
+		if (i + 1 < len && b[i + 1] == 0x31)
+			return &clocks;
+		if (i + 2 < len && b[i + 1] == 0x01 && b[i + 2] == 0xf9)
+			return &clocks;
+		return NULL;
+	default:
+		return NULL;
+	}
 }
 
 /* tb_trans - count a translation block's instructions each time it runs */
@@ -44,8 +102,17 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 						 &insns, n);
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+						 &blocks, 1);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		size_t size = qemu_plugin_insn_size(insn);
+		uint64_t *class = insn_class(qemu_plugin_insn_data(insn), size);
+
+		if (class)
+			qemu_plugin_register_vcpu_insn_exec_inline(insn,
+								   QEMU_PLUGIN_INLINE_ADD_U64,
+								   class, 1);
 
 		if (qemu_plugin_insn_size(insn) == sizeof(insn_mark_bytes) &&
 		    !memcmp(qemu_plugin_insn_data(insn), insn_mark_bytes,
@@ -61,7 +128,9 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
 	(void)id;
 	(void)userdata;
-	fprintf(out, "total %llu\n", (unsigned long long)insns);
+	fprintf(out, "total %llu %llu %llu %llu\n", (unsigned long long)insns,
+		(unsigned long long)blocks, (unsigned long long)exits,
+		(unsigned long long)clocks);
 	fclose(out);
 }
 
