@@ -10,7 +10,7 @@
 #   report TOOL ROUND CPU_NANOSECONDS (user + system)
 #   insns ITEM CONFIG ROUND INSTRUCTIONS_PER_UNIT
 #   hostcpu ITEM CONFIG ROUND QEMU_CPU_NS_PER_UNIT
-#   ops ITEM CONFIG ROUND exits N clocks N switches N cpu_per_insn NS busy FRACTION
+#   ops ITEM CONFIG ROUND exits N clocks N cpu_per_insn NS busy FRACTION
 #   opcost guest|host KIND NS
 # Rates are summarised as min/median/max over the rounds; a configuration's
 # ratio is the median over the rounds of its rate over (a)'s in that round.
@@ -164,28 +164,27 @@ function ops_median(f, item, c,   r, n, v) {
 }
 
 # ops_block - per configuration of item: the medians of its emulator
-# exits, clock reads and address-space switches per unit, QEMU's CPU ns
-# per guest instruction and the share of the run QEMU was on a CPU
+# exits and clock reads per unit, QEMU's CPU ns per guest instruction and
+# the share of the run QEMU was on a CPU
 function ops_block(item, key, title, configs,   n, c, i, sep) {
 	n = split(configs, c, " ")
 	if (json)
 		printf ",\"%s\":[", key
 	else {
 		printf "%s\n", title
-		printf "  %-36s %9s %9s %9s %9s %9s\n", "medians", "exits", "clocks", "switches", "ns/insn", "busy"
+		printf "  %-36s %9s %9s %9s %9s\n", "medians", "exits", "clocks", "ns/insn", "busy"
 	}
 	for (i = 1; i <= n; i++) {
 		if (!(("cpu_per_insn", item, c[i], 1) in round_ops))
 			continue
 		if (json)
-			printf "%s{\"config\":\"%s\",\"exits\":%.2f,\"clocks\":%.2f,\"switches\":%.2f,\"cpu_ns_per_insn\":%.3f,\"busy\":%.3f}",
+			printf "%s{\"config\":\"%s\",\"exits\":%.2f,\"clocks\":%.2f,\"cpu_ns_per_insn\":%.3f,\"busy\":%.3f}",
 				sep, c[i], ops_median("exits", item, c[i]), ops_median("clocks", item, c[i]),
-				ops_median("switches", item, c[i]), ops_median("cpu_per_insn", item, c[i]),
-				ops_median("busy", item, c[i])
+				ops_median("cpu_per_insn", item, c[i]), ops_median("busy", item, c[i])
 		else
-			printf "  %-36s %9.1f %9.1f %9.1f %9.2f %8.0f%%\n", name[c[i]], ops_median("exits", item, c[i]),
-				ops_median("clocks", item, c[i]), ops_median("switches", item, c[i]),
-				ops_median("cpu_per_insn", item, c[i]), 100 * ops_median("busy", item, c[i])
+			printf "  %-36s %9.1f %9.1f %9.2f %8.0f%%\n", name[c[i]], ops_median("exits", item, c[i]),
+				ops_median("clocks", item, c[i]), ops_median("cpu_per_insn", item, c[i]),
+				100 * ops_median("busy", item, c[i])
 		sep = ","
 	}
 	if (json)
@@ -344,7 +343,7 @@ END {
 	hostcpu_block("packets", "packet_qemu_cpu", "  per echo", "microseconds/echo", "a b c d e")
 	hostcpu_block("tee", "tee_ioctl_qemu_cpu", "  per invoke", "microseconds/invoke", "a b d")
 	if (!json)
-		printf "\n  per unit: emulator exits (popf, sti, iret, int3), clock reads (rdtsc), address-space\n  switches (CR3 writes: TCG empties its TLB), QEMU's CPU ns per guest instruction, and\n  the share of the run QEMU was on a CPU (busy)\n"
+		printf "\n  per unit: emulator exits (popf, sti, iret, int3), clock reads (rdtsc), QEMU's CPU\n  ns per guest instruction, and the share of the run QEMU was on a CPU (busy)\n"
 	ops_block("handshake", "handshake_ops", "  per handshake", "a b c d e")
 	ops_block("packets", "packet_ops", "  per echo", "a b c d e")
 	ops_block("tee", "tee_ioctl_ops", "  per invoke", "a b d")

@@ -7,7 +7,7 @@
  *
  * Every time a guest program executes the marker of lab/include/insn_mark.h,
  * an 8-byte no-op no compiler emits, the plugin appends
- * "mark N INSTRUCTIONS BLOCKS EXITS CLOCKS SWITCHES CPU_NS WALL_NS" to FILE: N counts
+ * "mark N INSTRUCTIONS BLOCKS EXITS CLOCKS CPU_NS WALL_NS" to FILE: N counts
  * the markers from 1, then come all the vCPUs' counts so far of
  *   INSTRUCTIONS  instructions executed;
  *   BLOCKS        translation blocks executed;
@@ -17,10 +17,6 @@
  *                 a count of instructions weighs them as any other;
  *   CLOCKS        time-stamp counter reads (rdtsc, rdtscp), each a call
  *                 into QEMU to read the host's clock;
- *   SWITCHES      writes to CR3 (a switch of address space: a context
- *                 switch between processes, or a return to user space
- *                 under page-table isolation), after each of which TCG
- *                 empties its software TLB and refills it access by access;
  * and the host's clocks: CPU_NS, the CPU time of the whole QEMU process
  * (all its threads: the vCPUs and the emulated devices), which is what the
  * work cost the emulator, whatever kinds of instructions it was made of,
@@ -41,7 +37,7 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
-static uint64_t insns, blocks, exits, clocks, switches;
+static uint64_t insns, blocks, exits, clocks;
 static unsigned long marks;
 static FILE *out;
 
@@ -60,20 +56,17 @@ static void mark_exec(unsigned int vcpu_index, void *userdata)
 {
 	(void)vcpu_index;
 	(void)userdata;
-	fprintf(out, "mark %lu %llu %llu %llu %llu %llu %llu %llu\n", ++marks,
+	fprintf(out, "mark %lu %llu %llu %llu %llu %llu %llu\n", ++marks,
 		(unsigned long long)insns, (unsigned long long)blocks,
 		(unsigned long long)exits, (unsigned long long)clocks,
-		(unsigned long long)switches,
 		clock_ns(CLOCK_PROCESS_CPUTIME_ID), clock_ns(CLOCK_MONOTONIC));
 	fflush(out);
 }
 
 /*
- * insn_class - the counter an x86 instruction's kind goes to (exits,
- * clocks or switches), or NULL. Legacy and REX prefixes are skipped; popf,
- * sti, iret and int3 are one-byte opcodes, rdtsc is 0f 31 and rdtscp
- * 0f 01 f9; a move to a control register is 0f 22 with the register's
- * number in bits 3-5 of the ModRM byte.
+ * insn_class - the counter an x86 instruction's kind goes to (exits or
+ * clocks), or NULL. Legacy and REX prefixes are skipped; popf, sti, iret and
+ * int3 are one-byte opcodes, rdtsc is 0f 31 and rdtscp 0f 01 f9.
  */
 static uint64_t *insn_class(const unsigned char *b, size_t len)
 {
@@ -95,8 +88,6 @@ static uint64_t *insn_class(const unsigned char *b, size_t len)
 			return &clocks;
 		if (i + 2 < len && b[i + 1] == 0x01 && b[i + 2] == 0xf9)
 			return &clocks;
-		if (i + 2 < len && b[i + 1] == 0x22 && ((b[i + 2] >> 3) & 7) == 3)
-			return &switches;
 		return NULL;
 	default:
 		return NULL;
@@ -137,9 +128,9 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
 	(void)id;
 	(void)userdata;
-	fprintf(out, "total %llu %llu %llu %llu %llu\n", (unsigned long long)insns,
+	fprintf(out, "total %llu %llu %llu %llu\n", (unsigned long long)insns,
 		(unsigned long long)blocks, (unsigned long long)exits,
-		(unsigned long long)clocks, (unsigned long long)switches);
+		(unsigned long long)clocks);
 	fclose(out);
 }
 
