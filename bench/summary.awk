@@ -9,7 +9,7 @@
 #   trace events N bytes N
 #   report TOOL ROUND CPU_NANOSECONDS (user + system)
 #   insns ITEM CONFIG ROUND INSTRUCTIONS_PER_UNIT
-#   hostcpu ITEM CONFIG ROUND QEMU_CPU_NS_PER_UNIT
+#   hostcpu ITEM CONFIG ROUND QEMU_CPU_NS_PER_UNIT (kept in microseconds)
 #   ops ITEM CONFIG ROUND exits N clocks N cpu_per_insn NS busy FRACTION
 #   opcost guest|host KIND NS
 # Rates are summarised as min/median/max over the rounds; a configuration's
@@ -60,7 +60,7 @@ $1 == "rate" || $1 == "insns" || $1 == "hostcpu" {
 	else if ($1 == "insns")
 		round_insns[$2, $3, $4] = $5
 	else
-		round_hostcpu[$2, $3, $4] = $5
+		round_hostcpu[$2, $3, $4] = $5 / 1000
 	if ($4 > max_round)
 		max_round = $4
 }
@@ -146,10 +146,8 @@ function insns_block(item, key, title, unit, configs) {
 
 # hostcpu_block - the same for QEMU's CPU time per unit of each run (in
 # microseconds), into ratio_hostcpu
-function hostcpu_block(item, key, title, unit, configs,   k) {
-	for (k in round_hostcpu)
-		round_hostcpu_us[k] = round_hostcpu[k] / 1000
-	figure_block(round_hostcpu_us, 2, item, key, title, unit, configs)
+function hostcpu_block(item, key, title, unit, configs) {
+	figure_block(round_hostcpu, 2, item, key, title, unit, configs)
 }
 
 # ops_median - the median over the rounds of figure f (exits, clocks,

@@ -7,10 +7,9 @@
  *
  * Every time a guest program executes the marker of lab/include/insn_mark.h,
  * an 8-byte no-op no compiler emits, the plugin appends
- * "mark N INSTRUCTIONS BLOCKS EXITS CLOCKS CPU_NS WALL_NS" to FILE: N counts
- * the markers from 1, then come all the vCPUs' counts so far of
+ * "mark N INSTRUCTIONS EXITS CLOCKS CPU_NS WALL_NS" to FILE: N counts the
+ * markers from 1, then come all the vCPUs' counts so far of
  *   INSTRUCTIONS  instructions executed;
- *   BLOCKS        translation blocks executed;
  *   EXITS         instructions after which TCG leaves its translated code
  *                 for its main loop: popf and sti, which may unmask an
  *                 interrupt, iret, and int3 (a trap: an int3-based kprobe);
@@ -37,7 +36,7 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
-static uint64_t insns, blocks, exits, clocks;
+static uint64_t insns, exits, clocks;
 static unsigned long marks;
 static FILE *out;
 
@@ -56,10 +55,10 @@ static void mark_exec(unsigned int vcpu_index, void *userdata)
 {
 	(void)vcpu_index;
 	(void)userdata;
-	fprintf(out, "mark %lu %llu %llu %llu %llu %llu %llu\n", ++marks,
-		(unsigned long long)insns, (unsigned long long)blocks,
-		(unsigned long long)exits, (unsigned long long)clocks,
-		clock_ns(CLOCK_PROCESS_CPUTIME_ID), clock_ns(CLOCK_MONOTONIC));
+	fprintf(out, "mark %lu %llu %llu %llu %llu %llu\n", ++marks,
+		(unsigned long long)insns, (unsigned long long)exits,
+		(unsigned long long)clocks, clock_ns(CLOCK_PROCESS_CPUTIME_ID),
+		clock_ns(CLOCK_MONOTONIC));
 	fflush(out);
 }
 
@@ -102,21 +101,19 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 						 &insns, n);
-	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-						 &blocks, 1);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		const unsigned char *data = qemu_plugin_insn_data(insn);
 		size_t size = qemu_plugin_insn_size(insn);
-		uint64_t *class = insn_class(qemu_plugin_insn_data(insn), size);
+		uint64_t *class = insn_class(data, size);
 
 		if (class)
 			qemu_plugin_register_vcpu_insn_exec_inline(insn,
 								   QEMU_PLUGIN_INLINE_ADD_U64,
 								   class, 1);
 
-		if (qemu_plugin_insn_size(insn) == sizeof(insn_mark_bytes) &&
-		    !memcmp(qemu_plugin_insn_data(insn), insn_mark_bytes,
-			    sizeof(insn_mark_bytes)))
+		if (size == sizeof(insn_mark_bytes) &&
+		    !memcmp(data, insn_mark_bytes, sizeof(insn_mark_bytes)))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, mark_exec,
 							       QEMU_PLUGIN_CB_NO_REGS,
 							       NULL);
@@ -128,9 +125,8 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
 	(void)id;
 	(void)userdata;
-	fprintf(out, "total %llu %llu %llu %llu\n", (unsigned long long)insns,
-		(unsigned long long)blocks, (unsigned long long)exits,
-		(unsigned long long)clocks);
+	fprintf(out, "total %llu %llu %llu\n", (unsigned long long)insns,
+		(unsigned long long)exits, (unsigned long long)clocks);
 	fclose(out);
 }
 

@@ -2,9 +2,9 @@
 /*
  * opcost.c - what each kind of instruction the insns.so plugin counts
  * costs where this program runs: in the emulated guest, and on the host's
- * hardware. bench/run runs it in both and weighs each configuration's
- * extra instructions, emulator exits and clock reads with the two sets of
- * costs (Documentation/benchmarks.rst, "Why the timed ratios differ").
+ * hardware. bench/run runs it in both and prints the two sets of costs
+ * beside each configuration's emulator exits and clock reads per unit of
+ * work (Documentation/benchmarks.rst, "What the emulator charges").
  *
  * Each kind is a loop of ITERATIONS steps, timed with CLOCK_MONOTONIC; the
  * cost of one operation is the loop's time less that of the same loop
