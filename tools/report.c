@@ -1477,6 +1477,20 @@ void report_read_in_parent(bool yes)
 	read_in_parent = yes;
 }
 
+static pid_t last_child;
+static int last_status;
+
+/*
+ * report_last_child - the pid and wait status of the child that read the
+ * last file; 0 when none was started. For the fuzzer, which tells a child
+ * the libraries killed from one its sanitizers stopped.
+ */
+pid_t report_last_child(int *status)
+{
+	*status = last_status;
+	return last_child;
+}
+
 /*
  * child_read - read @input in a child, which sends its report to @fd;
  * does not return: exits 0 when the report went, 1 otherwise.
@@ -1546,6 +1560,10 @@ static int read_isolated(const char *input, struct report *r)
 			ok = false;
 			break;
 		}
+	if (ok) {
+		last_child = pid;
+		last_status = status;
+	}
 	ok = ok && WIFEXITED(status) && !WEXITSTATUS(status);
 	if (ok && !got) {
 		err_msg("report: the reading child's report of %s is incomplete\n",
@@ -1567,6 +1585,8 @@ static int read_file(const char *input, struct report *r)
 	struct stat st;
 	int ret;
 
+	last_child = 0;
+	last_status = 0;
 	if (stat(input, &st) < 0) {
 		err_msg("report: cannot open %s: %s\n", input, strerror(errno));
 		return -1;

@@ -7,6 +7,7 @@
 #define TEEPROBE_REPORT_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct report;
 struct session_events;
@@ -28,6 +29,7 @@ struct session_summary {
 
 struct report *report_read(const char *input);
 void report_read_in_parent(bool yes);
+pid_t report_last_child(int *status);
 void report_summarize(struct report *r, struct session_summary *s);
 const struct session_events *report_events(const struct report *r);
 void report_release(struct report *r);

@@ -3,17 +3,89 @@
  * fuzz_trace.c - the whole trace.dat reader: the input as a file, read by
  * report_read() (libtracecmd, libtraceevent, then the markers and events),
  * summarised, and cut into windows by series_build().
+ *
+ * report_read() reads the file in a child first, which may die where the
+ * libraries crash on a damaged file: that is the reader's guard working,
+ * not a finding. A child that its sanitizers stop (exit status
+ * SANITIZER_EXIT) is a finding: this process aborts, so that libFuzzer
+ * keeps the input. The child's report is in ASan's log_path.PID (stderr
+ * is libFuzzer's own), which tests/fuzz/run sets and prints.
+ *
+ * FUZZ_TRACE_PLANT=1 in the environment plants a heap overflow in every
+ * reading child, to show that such a finding fails the run
+ * (tests/fuzz/run -P).
  */
 #include <stdio.h>
+#include <sanitizer/common_interface_defs.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <trace-cmd/trace-cmd.h>
 
 #include "fuzz.h"
 #include "../../tools/report.h"
 #include "../../tools/series.h"
 
+/* What the sanitizers exit with; the reader's own child exits 0 or 1 */
+#define SANITIZER_EXIT	86
+#define STR(x)		#x
+#define XSTR(x)		STR(x)
+
+const char *__asan_default_options(void)
+{
+	return "exitcode=" XSTR(SANITIZER_EXIT);
+}
+
+const char *__ubsan_default_options(void)
+{
+	return "exitcode=" XSTR(SANITIZER_EXIT);
+}
+
 static int fd = -1;
 static char path[64];
+static pid_t fuzzer;
+static bool plant;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *p = getenv("FUZZ_TRACE_PLANT");
+
+	(void)argc;
+	(void)argv;
+	fuzzer = getpid();
+	plant = p && *p == '1';
+	return 0;
+}
+
+int __real_tracecmd_iterate_events(struct tracecmd_input *handle,
+				   cpu_set_t *cpus, int cpu_size,
+				   int (*callback)(struct tracecmd_input *,
+						   struct tep_record *,
+						   int, void *),
+				   void *data);
+/*
+ * __wrap_tracecmd_iterate_events - the library's, but with
+ * FUZZ_TRACE_PLANT=1 a reading child writes one byte past a heap block
+ * first (the link wraps the reader's calls: -Wl,--wrap)
+ */
+int __wrap_tracecmd_iterate_events(struct tracecmd_input *handle,
+				   cpu_set_t *cpus, int cpu_size,
+				   int (*callback)(struct tracecmd_input *,
+						   struct tep_record *,
+						   int, void *),
+				   void *data)
+{
+	if (plant && getpid() != fuzzer) {
+		volatile size_t n = 16;	/* not seen through by the compiler */
+		char *p = malloc(n);
+
+		if (p)
+			p[n] = 1;
+		free(p);
+	}
+	return __real_tracecmd_iterate_events(handle, cpus, cpu_size,
+					      callback, data);
+}
 
 /* input_file - the input in a memory file; its path, NULL on failure */
 static const char *input_file(const uint8_t *data, size_t size)
@@ -29,6 +101,24 @@ static const char *input_file(const uint8_t *data, size_t size)
 	return path;
 }
 
+/* child_check - abort when the reading child stopped on a sanitizer report */
+static void child_check(void)
+{
+	int status;
+	pid_t pid = report_last_child(&status);
+
+	char msg[128];
+
+	if (pid && WIFEXITED(status) && WEXITSTATUS(status) == SANITIZER_EXIT) {
+		/* stderr is closed: this goes where libFuzzer reports */
+		snprintf(msg, sizeof(msg),
+			 "fuzz_trace: the reading child %d stopped on a sanitizer report (log_path.%d)",
+			 (int)pid, (int)pid);
+		__sanitizer_report_error_summary(msg);
+		abort();
+	}
+}
+
 /* LLVMFuzzerTestOneInput - read, summarise and cut one trace.dat */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -39,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the child's read is not seen by the fuzzer's coverage: read again here */
 	report_read_in_parent(true);
 	r = report_read(input_file(data, size));
+	child_check();
 	if (!r)
 		return 0;
 	report_summarize(r, &sum);

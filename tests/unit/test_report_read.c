@@ -242,6 +242,32 @@ static void test_damaged(void)
 	report_read_in_parent(false);
 }
 
+/* test_last_child - what the reading child ended with, as the fuzzer sees it */
+static void test_last_child(void)
+{
+	char path[4096];
+	struct report *r;
+	int status = -1;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "tee-small.dat");
+	r = report_read(path);
+	pid = report_last_child(&status);
+	tap_ok(r && pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status),
+	       "tee-small.dat: its reading child %d exited 0", (int)pid);
+	report_release(r);
+	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "regress-kbuffer-crash.dat");
+	r = report_read(path);
+	pid = report_last_child(&status);
+	tap_ok(!r && pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+	       "regress-kbuffer-crash.dat: its reading child %d died of SIGSEGV (status %#x)",
+	       (int)pid, status);
+	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "no-such-file.dat");
+	r = report_read(path);
+	pid = report_last_child(&status);
+	tap_ok(!r && !pid, "a missing file: no reading child");
+}
+
 int main(void)
 {
 	/* the messages of the damaged files are not this test's output */
@@ -253,5 +279,6 @@ int main(void)
 	test_file("tee-small.dat");
 	test_inconsistent();
 	test_damaged();
+	test_last_child();
 	return tap_done();
 }
