@@ -264,12 +264,13 @@ END {
 	fixed = total["loaded"]
 	flood_growth = total["flood"] - total["loaded"]
 	if (json) {
-		printf "{\"kernel\":\"%s\",\"clocksource\":\"%s\",\"cpus\":%d,\"rounds\":%d", info["kernel"], info["clocksource"], cpus, info["repeats"]
+		printf "{\"kernel\":\"%s\",\"clocksource\":\"%s\",\"aslr\":%s,\"cpus\":%d,\"rounds\":%d", info["kernel"], info["clocksource"],
+			("aslr" in info) ? info["aslr"] + 0 : "null", cpus, info["repeats"]
 		printf ",\"sizes\":{\"connections\":%d,\"packet_seconds\":%d,\"invokes\":%d,\"memory_connections\":%d,\"syns\":%d,\"trace_seconds\":%d}",
 			info["connections"], info["packet_seconds"], info["invokes"], info["memory_connections"], info["syns"], info["trace_seconds"]
 	} else {
-		printf "teeprobe bench: kernel %s, clocksource %s, %d CPUs, %d rounds; ratio = median over the rounds of the rate against (a)'s in the same round\n",
-			info["kernel"], info["clocksource"], cpus, info["repeats"]
+		printf "teeprobe bench: kernel %s, clocksource %s, address-space randomisation %s, %d CPUs, %d rounds; ratio = median over the rounds of the rate against (a)'s in the same round\n",
+			info["kernel"], info["clocksource"], ("aslr" in info) ? (info["aslr"] ? "on" : "off") : "?", cpus, info["repeats"]
 	}
 	rate_block("handshake", "handshake_rate", "1. handshake rate: hsbench soft, 10 client threads, " info["connections"] " connections a run",
 		"connections/s", "a b c d e")
