@@ -9,7 +9,12 @@
  * not a finding. A child that its sanitizers stop (exit status
  * SANITIZER_EXIT) is a finding: this process aborts, so that libFuzzer
  * keeps the input. The child's report is in ASan's log_path.PID (stderr
- * is libFuzzer's own), which tests/fuzz/run sets and prints.
+ * is libFuzzer's own), which tests/fuzz/run sets, and passes here as
+ * FUZZ_TRACE_CHILD_LOG. One kind is not: a report whose first frame
+ * outside the sanitizer runtime is in libtracecmd or libtraceevent (a
+ * double free in the library, say) is the library's bug, which the child
+ * is there to contain, as asan.supp's interceptor_via_lib does in this
+ * process. The log counts them ("library reports").
  *
  * FUZZ_TRACE_PLANT=1 in the environment plants a heap overflow in every
  * reading child, to show that such a finding fails the run
@@ -25,6 +30,7 @@
 #include "fuzz.h"
 #include "../../tools/report.h"
 #include "../../tools/series.h"
+#include "../../tools/utils.h"
 
 /* What the sanitizers exit with; the reader's own child exits 0 or 1 */
 #define SANITIZER_EXIT	86
@@ -101,22 +107,83 @@ static const char *input_file(const uint8_t *data, size_t size)
 	return path;
 }
 
+/* runtime_frame - is this stack line a frame of the sanitizers' own? */
+static bool runtime_frame(const char *line)
+{
+	static const char *const names[] = {
+		" in __interceptor_", " in __asan_", " in __sanitizer_",
+		" in __ubsan_", " in __lsan_", " in malloc ", " in free ",
+		" in calloc ", " in realloc ",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (strstr(line, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * library_report - is the report of child @pid (FUZZ_TRACE_CHILD_LOG.PID)
+ * one raised in libtracecmd or libtraceevent? false when it cannot be read
+ */
+static bool library_report(pid_t pid)
+{
+	const char *prefix = getenv("FUZZ_TRACE_CHILD_LOG");
+	char name[4096], line[1024];
+	bool lib = false, seen = false;
+	FILE *f;
+
+	if (!prefix)
+		return false;
+	snprintf(name, sizeof(name), "%s.%d", prefix, (int)pid);
+	f = fopen(name, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!seen) {
+			seen = strstr(line, "ERROR: AddressSanitizer") ||
+			       strstr(line, "runtime error");
+			continue;
+		}
+		if (strncmp(line, "    #", 5) || runtime_frame(line))
+			continue;
+		lib = strstr(line, "/libtracecmd.so") ||
+		      strstr(line, "/libtraceevent.so");
+		break;
+	}
+	fclose(f);
+	return lib;
+}
+
+static unsigned long library_reports;
+
 /* child_check - abort when the reading child stopped on a sanitizer report */
 static void child_check(void)
 {
 	int status;
 	pid_t pid = report_last_child(&status);
-
 	char msg[128];
 
-	if (pid && WIFEXITED(status) && WEXITSTATUS(status) == SANITIZER_EXIT) {
-		/* stderr is closed: this goes where libFuzzer reports */
-		snprintf(msg, sizeof(msg),
-			 "fuzz_trace: the reading child %d stopped on a sanitizer report (log_path.%d)",
-			 (int)pid, (int)pid);
-		__sanitizer_report_error_summary(msg);
-		abort();
+	if (!pid || !WIFEXITED(status) || WEXITSTATUS(status) != SANITIZER_EXIT)
+		return;
+	if (library_report(pid)) {
+		/* the 1st, 2nd, 4th, 8th...: the log says how many */
+		library_reports++;
+		if (!(library_reports & (library_reports - 1))) {
+			snprintf(msg, sizeof(msg),
+				 "fuzz_trace: library reports: %lu (the last: child %d)",
+				 library_reports, (int)pid);
+			__sanitizer_report_error_summary(msg);
+		}
+		return;
 	}
+	/* stderr is closed: this goes where libFuzzer reports */
+	snprintf(msg, sizeof(msg),
+		 "fuzz_trace: the reading child %d stopped on a sanitizer report (log_path.%d)",
+		 (int)pid, (int)pid);
+	__sanitizer_report_error_summary(msg);
+	abort();
 }
 
 /* LLVMFuzzerTestOneInput - read, summarise and cut one trace.dat */

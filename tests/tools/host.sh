@@ -92,6 +92,13 @@ check_fails "plot on it too" "not a readable trace.dat" \
 check_fails "report on a trace.dat whose page makes libtracecmd loop" \
 	"not a readable trace.dat" \
 	timeout 60 "$TEEPROBE" report -i "$corpus/regress-endless-page.dat"
+# ... and this one, 32 bytes: a version 7 header naming zstd with a damaged
+# version, on which libtracecmd 3.1.6 frees a string twice in
+# tracecmd_alloc_fd() and trace-cmd report aborts ("free(): double free
+# detected"); found by fuzz_trace once its reading child's reports counted
+check_fails "report on a trace.dat whose header makes libtracecmd free twice" \
+	"not a readable trace.dat" \
+	"$TEEPROBE" report -i "$corpus/regress-double-free.dat"
 check_fails "plot on an empty file" "not a readable trace.dat" \
 	"$TEEPROBE" plot -i "$tmp/empty.dat" -o "$tmp/empty"
 check_fails "plot on trace.dat magic followed by garbage" \

@@ -226,6 +226,7 @@ static void test_damaged(void)
 		"regress-kbuffer-crash.dat", "regress-endless-page.dat",
 		"regress-libtraceevent-crash.dat", "regress-damaged-instance.dat",
 		"magic-garbage.dat", "light-trunc-4k.dat",
+		"regress-double-free.dat",
 	};
 	char path[4096];
 	size_t i;
