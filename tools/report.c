@@ -1523,10 +1523,12 @@ static void child_read(const char *input, int fd)
  * could not be started. The child dies, quietly, where the libraries
  * would crash or loop on a damaged file: libtracecmd 3.1.6 in the error
  * path of tracecmd_buffer_instance_handle() (it closes a shallow copy of
- * the handle), libtraceevent 1.7.1 in tracecmd_open() on a damaged event
- * format and in kbuffer_load_subbuffer() on a damaged page (in a
- * compressed file the page is only seen once decompressed, so it cannot
- * be checked beforehand); libtracecmd loops for ever on a page with a
+ * the handle) and in tracecmd_alloc_fd() on a damaged version 7 header
+ * (it frees a string twice: glibc aborts), libtraceevent 1.7.1 in
+ * tracecmd_open() on a damaged event format and in
+ * kbuffer_load_subbuffer() on a damaged page (in a compressed file the
+ * page is only seen once decompressed, so it cannot be checked
+ * beforehand); libtracecmd loops for ever on a page with a
  * negative event length (guard_record() ends it), and anything else that
  * spins without a record is ended by SIGVTALRM after READ_STALL_S s of
  * CPU time. trace-cmd report crashes or loops on all of them. Found by
