@@ -1159,6 +1159,9 @@ static void print_report(struct report *r, const struct report_opts *o)
 /* read_buffer - what read_buffers() does with one buffer; false on failure */
 typedef bool (*read_buffer)(struct tracecmd_input *buf, void *data);
 
+/* The most CPUs a trace.dat may say it was recorded on */
+#define READ_MAX_CPUS	8192
+
 /*
  * read_buffers - open every instance buffer of @handle (teeprobe record
  * writes into its own instance), then call @read on the top buffer and on
@@ -1171,6 +1174,15 @@ static int read_buffers(struct tracecmd_input *handle, read_buffer read,
 	struct tracecmd_input **inst = NULL;
 	int i, n, ret = 0;
 
+	/*
+	 * A damaged CPU count (half a billion, in a 37 KiB file the fuzzer
+	 * made) has libtracecmd 3.1.6 allocate 8 bytes per CPU and peek at
+	 * every CPU for every record: 4 GB and tens of seconds before it
+	 * gives up. No kernel has more than 8192 CPUs (CONFIG_NR_CPUS).
+	 */
+	n = tep_get_cpus(tracecmd_get_tep(handle));
+	if (n < 1 || n > READ_MAX_CPUS)
+		return -1;
 	n = tracecmd_buffer_instances(handle);
 	if (n > 0)
 		inst = xzalloc(n * sizeof(*inst));

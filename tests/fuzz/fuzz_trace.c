@@ -20,6 +20,8 @@
  * reading child, to show that such a finding fails the run
  * (tests/fuzz/run -P).
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sanitizer/common_interface_defs.h>
 #include <sys/mman.h>
@@ -52,6 +54,22 @@ static char path[64];
 static pid_t fuzzer;
 static bool plant;
 
+/*
+ * in_child - a forked child is the reader's, not the fuzzer's: libFuzzer's
+ * death callback and crash handlers, inherited, would write the input to
+ * build/crashes/ for every child that dies. It dies as it would in
+ * teeprobe report.
+ */
+static void in_child(void)
+{
+	static const int sigs[] = { SIGABRT, SIGILL, SIGFPE, SIGUSR1, SIGUSR2 };
+	size_t i;
+
+	__sanitizer_set_death_callback(NULL);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], SIG_DFL);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *p = getenv("FUZZ_TRACE_PLANT");
@@ -60,6 +78,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	fuzzer = getpid();
 	plant = p && *p == '1';
+	if (pthread_atfork(NULL, NULL, in_child))
+		abort();
 	return 0;
 }
 

@@ -99,6 +99,12 @@ check_fails "report on a trace.dat whose page makes libtracecmd loop" \
 check_fails "report on a trace.dat whose header makes libtracecmd free twice" \
 	"not a readable trace.dat" \
 	"$TEEPROBE" report -i "$corpus/regress-double-free.dat"
+# ... and this one, whose header says 520,093,697 CPUs: libtracecmd
+# allocates 8 bytes for each and peeks at every one for every record (4 GB
+# and 24 s before the CPU-count check); found by fuzz_trace (a timeout)
+check_fails "report on a trace.dat that says it has half a billion CPUs" \
+	"not a readable trace.dat" \
+	timeout 20 "$TEEPROBE" report -i "$corpus/regress-many-cpus.dat"
 check_fails "plot on an empty file" "not a readable trace.dat" \
 	"$TEEPROBE" plot -i "$tmp/empty.dat" -o "$tmp/empty"
 check_fails "plot on trace.dat magic followed by garbage" \

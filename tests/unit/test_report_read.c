@@ -226,7 +226,7 @@ static void test_damaged(void)
 		"regress-kbuffer-crash.dat", "regress-endless-page.dat",
 		"regress-libtraceevent-crash.dat", "regress-damaged-instance.dat",
 		"magic-garbage.dat", "light-trunc-4k.dat",
-		"regress-double-free.dat",
+		"regress-double-free.dat", "regress-many-cpus.dat",
 	};
 	char path[4096];
 	size_t i;
