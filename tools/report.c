@@ -1240,7 +1240,7 @@ static void guard_record(struct guard *g, struct tep_record *record, int cpu)
 		_exit(1);
 	g->last[cpu] = record->offset;
 	if (!(++g->records % 4096))
-		setitimer(ITIMER_VIRTUAL, &stall, NULL);
+		setitimer(ITIMER_PROF, &stall, NULL);
 }
 
 /* What the reading child reads into */
@@ -1268,7 +1268,7 @@ static bool child_records(struct tracecmd_input *buf, void *data)
 	if (c->g.ncpus)
 		memset(c->g.last, 0, c->g.ncpus * sizeof(*c->g.last));
 	fields_reset();
-	setitimer(ITIMER_VIRTUAL, &stall, NULL);
+	setitimer(ITIMER_PROF, &stall, NULL);
 	return tracecmd_iterate_events(buf, NULL, 0, child_record, c) >= 0;
 }
 
@@ -1509,20 +1509,23 @@ pid_t report_last_child(int *status)
  */
 static void child_read(const char *input, int fd)
 {
+	struct itimerval stall = { .it_value.tv_sec = READ_STALL_S };
 	struct itimerval off = { 0 };
 	struct tracecmd_input *handle;
 	struct child_read c = { 0 };
 
 	signal(SIGSEGV, SIG_DFL);
 	signal(SIGBUS, SIG_DFL);
-	signal(SIGVTALRM, SIG_DFL);
+	signal(SIGPROF, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	c.r = xzalloc(sizeof(*c.r));
 	trace_seq_init(&c.r->seq);
+	/* libtracecmd can loop in its reads while it opens a damaged file */
+	setitimer(ITIMER_PROF, &stall, NULL);
 	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle || read_buffers(handle, child_records, &c))
 		_exit(1);
-	setitimer(ITIMER_VIRTUAL, &off, NULL);
+	setitimer(ITIMER_PROF, &off, NULL);
 	if (!read_in_parent && !put_report(fd, c.r))
 		_exit(1);
 	_exit(0);
@@ -1542,8 +1545,9 @@ static void child_read(const char *input, int fd)
  * page is only seen once decompressed, so it cannot be checked
  * beforehand); libtracecmd loops for ever on a page with a
  * negative event length (guard_record() ends it), and anything else that
- * spins without a record is ended by SIGVTALRM after READ_STALL_S s of
- * CPU time. trace-cmd report crashes or loops on all of them. Found by
+ * spins without a record, or in its reads while it opens the file, is
+ * ended by SIGPROF after READ_STALL_S s of CPU time (user and system: the
+ * loops are often in read() or page faults). trace-cmd report crashes or loops on all of them. Found by
  * tests/fuzz.
  */
 static int read_isolated(const char *input, struct report *r)

@@ -105,6 +105,13 @@ check_fails "report on a trace.dat whose header makes libtracecmd free twice" \
 check_fails "report on a trace.dat that says it has half a billion CPUs" \
 	"not a readable trace.dat" \
 	timeout 20 "$TEEPROBE" report -i "$corpus/regress-many-cpus.dat"
+# ... and this one, on which libtracecmd loops for ever in its reads inside
+# tracecmd_open() (system time: the old user-time guard never fired);
+# found by fuzz_trace (a timeout). The guard now counts user and system
+# CPU time from before the open: some 5 s of CPU.
+check_fails "report on a trace.dat that makes libtracecmd loop while it opens it" \
+	"not a readable trace.dat" \
+	timeout 60 "$TEEPROBE" report -i "$corpus/regress-open-loop.dat"
 check_fails "plot on an empty file" "not a readable trace.dat" \
 	"$TEEPROBE" plot -i "$tmp/empty.dat" -o "$tmp/empty"
 check_fails "plot on trace.dat magic followed by garbage" \

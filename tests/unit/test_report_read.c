@@ -227,6 +227,7 @@ static void test_damaged(void)
 		"regress-libtraceevent-crash.dat", "regress-damaged-instance.dat",
 		"magic-garbage.dat", "light-trunc-4k.dat",
 		"regress-double-free.dat", "regress-many-cpus.dat",
+		"regress-open-loop.dat",
 	};
 	char path[4096];
 	size_t i;
