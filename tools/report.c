@@ -1212,6 +1212,14 @@ struct guard {
 /* Seconds of CPU time the child may spend without a record in between */
 #define READ_STALL_S	5
 
+/* stall_arm - (re)start the reading child's READ_STALL_S s of CPU time */
+static void stall_arm(void)
+{
+	struct itimerval stall = { .it_value.tv_sec = READ_STALL_S };
+
+	setitimer(ITIMER_PROF, &stall, NULL);
+}
+
 /*
  * guard_record - end the reading child at the first record that shows the
  * library going round in circles. On a page whose event length is damaged
@@ -1222,7 +1230,6 @@ struct guard {
  */
 static void guard_record(struct guard *g, struct tep_record *record, int cpu)
 {
-	struct itimerval stall = { .it_value.tv_sec = READ_STALL_S };
 
 	if (cpu < 0 || record->size < 0)
 		_exit(1);
@@ -1240,7 +1247,7 @@ static void guard_record(struct guard *g, struct tep_record *record, int cpu)
 		_exit(1);
 	g->last[cpu] = record->offset;
 	if (!(++g->records % 4096))
-		setitimer(ITIMER_PROF, &stall, NULL);
+		stall_arm();
 }
 
 /* What the reading child reads into */
@@ -1262,13 +1269,12 @@ static int child_record(struct tracecmd_input *handle,
 /* child_records - every record of one buffer, guarded; false on failure */
 static bool child_records(struct tracecmd_input *buf, void *data)
 {
-	struct itimerval stall = { .it_value.tv_sec = READ_STALL_S };
 	struct child_read *c = data;
 
 	if (c->g.ncpus)
 		memset(c->g.last, 0, c->g.ncpus * sizeof(*c->g.last));
 	fields_reset();
-	setitimer(ITIMER_PROF, &stall, NULL);
+	stall_arm();
 	return tracecmd_iterate_events(buf, NULL, 0, child_record, c) >= 0;
 }
 
@@ -1509,7 +1515,6 @@ pid_t report_last_child(int *status)
  */
 static void child_read(const char *input, int fd)
 {
-	struct itimerval stall = { .it_value.tv_sec = READ_STALL_S };
 	struct itimerval off = { 0 };
 	struct tracecmd_input *handle;
 	struct child_read c = { 0 };
@@ -1521,7 +1526,7 @@ static void child_read(const char *input, int fd)
 	c.r = xzalloc(sizeof(*c.r));
 	trace_seq_init(&c.r->seq);
 	/* libtracecmd can loop in its reads while it opens a damaged file */
-	setitimer(ITIMER_PROF, &stall, NULL);
+	stall_arm();
 	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle || read_buffers(handle, child_records, &c))
 		_exit(1);
