@@ -16,6 +16,13 @@
  * is there to contain, as asan.supp's interceptor_via_lib does in this
  * process. The log counts them ("library reports").
  *
+ * The child's coverage is the fuzzer's too: libFuzzer counts the edges in
+ * this process's counters, which the child has a copy of.
+ * The child adds what it counted to a shared page as it exits
+ * (_exit() is wrapped: -Wl,--wrap=_exit), and this process adds it to its
+ * own, so the file is read once, not again here for coverage. A child
+ * that dies on a signal gives none.
+ *
  * FUZZ_TRACE_PLANT=1 in the environment plants a heap overflow in every
  * reading child, to show that such a finding fails the run
  * (tests/fuzz/run -P).
@@ -55,6 +62,83 @@ static pid_t fuzzer;
 static bool plant;
 
 /*
+ * Shared with the reading child: the counters as it was forked (@at_fork)
+ * and as it exits (@at_exit), written by the child whose pid is @pid.
+ * @cntrs and @n: libFuzzer's 8-bit edge counters, as the instrumented
+ * objects hand them to it (their section, one for the whole program).
+ */
+struct child_cover {
+	pid_t pid;
+	uint8_t *cntrs;
+	size_t n;
+	uint8_t *at_fork;
+	uint8_t *at_exit;
+};
+static struct child_cover *cover;
+static uint8_t *cntrs_start, *cntrs_stop;
+
+void __real___sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop);
+/*
+ * __wrap___sanitizer_cov_8bit_counters_init - each instrumented object
+ * tells libFuzzer where the counters are, before main(); noted here too.
+ * (Not the linker's __start___sancov_cntrs: declared in an instrumented
+ * file, clang 14 then hands libFuzzer no counters at all.)
+ */
+void __wrap___sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
+{
+	if (start < stop && !cntrs_start) {
+		cntrs_start = start;
+		cntrs_stop = stop;
+	}
+	__real___sanitizer_cov_8bit_counters_init(start, stop);
+}
+
+/* cover_init - the shared page(s) for the child's counters; aborts */
+static void cover_init(void)
+{
+	size_t n = cntrs_stop - cntrs_start;
+	char *p;
+
+	if (!n)
+		abort();
+	p = mmap(NULL, sizeof(*cover) + 2 * n, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		abort();
+	cover = (struct child_cover *)p;
+	cover->cntrs = cntrs_start;
+	cover->n = n;
+	cover->at_fork = (uint8_t *)p + sizeof(*cover);
+	cover->at_exit = cover->at_fork + n;
+}
+
+/*
+ * cover_take - add to this process's counters what child @pid counted;
+ * they wrap at 256 as libFuzzer's own do
+ */
+static void cover_take(pid_t pid)
+{
+	size_t i;
+
+	if (!pid || cover->pid != pid)
+		return;
+	for (i = 0; i < cover->n; i++)
+		cover->cntrs[i] += cover->at_exit[i] - cover->at_fork[i];
+	cover->pid = 0;
+}
+
+void __real__exit(int status);
+/* __wrap__exit - a reading child leaves what it counted for the fuzzer */
+void __wrap__exit(int status)
+{
+	if (getpid() != fuzzer) {
+		memcpy(cover->at_exit, cover->cntrs, cover->n);
+		cover->pid = getpid();
+	}
+	__real__exit(status);
+}
+
+/*
  * in_child - a forked child is the reader's, not the fuzzer's: libFuzzer's
  * death callback and crash handlers, inherited, would write the input to
  * build/crashes/ for every child that dies. It dies as it would in
@@ -68,6 +152,8 @@ static void in_child(void)
 	__sanitizer_set_death_callback(NULL);
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		signal(sigs[i], SIG_DFL);
+	cover->pid = 0;
+	memcpy(cover->at_fork, cover->cntrs, cover->n);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -78,6 +164,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	fuzzer = getpid();
 	plant = p && *p == '1';
+	cover_init();
 	if (pthread_atfork(NULL, NULL, in_child))
 		abort();
 	return 0;
@@ -212,11 +299,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct session_summary sum;
 	struct series ser = { 0 };
 	struct report *r;
+	int status;
 
-	/* the child's read is not seen by the fuzzer's coverage: read again here */
-	report_read_in_parent(true);
 	r = report_read(input_file(data, size));
 	child_check();
+	cover_take(report_last_child(&status));
 	if (!r)
 		return 0;
 	report_summarize(r, &sum);
