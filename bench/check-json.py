@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """check-json.py FILE - check that bench/run --json wrote every item: the
 three rate items, their instruction counts and QEMU's CPU time with each of
-their configurations and a positive median, the exits, clock reads and CPU
-per instruction of each, the guest's and the host's operation costs,
+their configurations and a positive median, the exits, clock reads, CPU
+per instruction and TCG's translations of each, the guest's and the host's operation costs,
 the memory stages, the report speed of both tools, the targets, and that
 the guest ran without address-space randomisation. Exit
 status 1 with the reasons otherwise. It checks the shape, not the figures:
@@ -37,6 +37,9 @@ def problems(bench):
         for config in configs:
             if not rows.get(config, {}).get("cpu_ns_per_insn", 0) > 0:
                 yield "%s: configuration %s has no CPU time per instruction" % (key, config)
+            elif not all(rows[config].get(k, -1) >= 0
+                         for k in ("blocks_translated", "insns_translated")):
+                yield "%s: configuration %s has no translation counts" % (key, config)
     for where in ("guest", "host"):
         costs = bench.get("opcost_ns", {}).get(where, {})
         if not all(costs.get(k, 0) > 0 for k in ("insn", "exit", "clock")):

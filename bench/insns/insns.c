@@ -7,8 +7,9 @@
  *
  * Every time a guest program executes the marker of lab/include/insn_mark.h,
  * an 8-byte no-op no compiler emits, the plugin appends
- * "mark N INSTRUCTIONS EXITS CLOCKS CPU_NS WALL_NS" to FILE: N counts the
- * markers from 1, then come all the vCPUs' counts so far of
+ * "mark N INSTRUCTIONS EXITS CLOCKS CPU_NS WALL_NS BLOCKS BLOCK_INSNS" to
+ * FILE: N counts the markers from 1, then come all the vCPUs' counts so far
+ * of
  *   INSTRUCTIONS  instructions executed;
  *   EXITS         instructions after which TCG leaves its translated code
  *                 for its main loop: popf and sti, which may unmask an
@@ -19,7 +20,11 @@
  * and the host's clocks: CPU_NS, the CPU time of the whole QEMU process
  * (all its threads: the vCPUs and the emulated devices), which is what the
  * work cost the emulator, whatever kinds of instructions it was made of,
- * and does not run while the guest waits; WALL_NS, the monotonic clock.
+ * and does not run while the guest waits; WALL_NS, the monotonic clock;
+ * and what TCG translated so far: BLOCKS translation blocks, of
+ * BLOCK_INSNS instructions (code run for the first time, or again after
+ * its translation was thrown away: written to, or the code buffer full),
+ * work hardware does not do.
  * The guest logs what its N-th marker meant; the difference between two
  * markers is the work in between.
  *
@@ -36,7 +41,7 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
-static uint64_t insns, exits, clocks;
+static uint64_t insns, exits, clocks, blocks, block_insns;
 static unsigned long marks;
 static FILE *out;
 
@@ -55,10 +60,11 @@ static void mark_exec(unsigned int vcpu_index, void *userdata)
 {
 	(void)vcpu_index;
 	(void)userdata;
-	fprintf(out, "mark %lu %llu %llu %llu %llu %llu\n", ++marks,
+	fprintf(out, "mark %lu %llu %llu %llu %llu %llu %llu %llu\n", ++marks,
 		(unsigned long long)insns, (unsigned long long)exits,
 		(unsigned long long)clocks, clock_ns(CLOCK_PROCESS_CPUTIME_ID),
-		clock_ns(CLOCK_MONOTONIC));
+		clock_ns(CLOCK_MONOTONIC), (unsigned long long)blocks,
+		(unsigned long long)block_insns);
 	fflush(out);
 }
 
@@ -93,12 +99,17 @@ static uint64_t *insn_class(const unsigned char *b, size_t len)
 	}
 }
 
-/* tb_trans - count a translation block's instructions each time it runs */
+/*
+ * tb_trans - TCG translated a block: count it, and its instructions each
+ * time it runs
+ */
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
 
 	(void)id;
+	blocks++;
+	block_insns += n;
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 						 &insns, n);
 	for (i = 0; i < n; i++) {
@@ -125,8 +136,10 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
 	(void)id;
 	(void)userdata;
-	fprintf(out, "total %llu %llu %llu\n", (unsigned long long)insns,
-		(unsigned long long)exits, (unsigned long long)clocks);
+	fprintf(out, "total %llu %llu %llu %llu %llu\n",
+		(unsigned long long)insns, (unsigned long long)exits,
+		(unsigned long long)clocks, (unsigned long long)blocks,
+		(unsigned long long)block_insns);
 	fclose(out);
 }
 
