@@ -8,13 +8,13 @@
  * libraries crash on a damaged file: that is the reader's guard working,
  * not a finding. A child that its sanitizers stop (exit status
  * SANITIZER_EXIT) is a finding: this process aborts, so that libFuzzer
- * keeps the input. The child's report is in ASan's log_path.PID (stderr
- * is libFuzzer's own), which tests/fuzz/run sets, and passes here as
- * FUZZ_TRACE_CHILD_LOG. One kind is not: a report whose first frame
- * outside the sanitizer runtime is in libtracecmd or libtraceevent (a
- * double free in the library, say) is the library's bug, which the child
- * is there to contain, as asan.supp's interceptor_via_lib does in this
- * process. The log counts them ("library reports").
+ * keeps the input. The child's report is in ASan's log_path.PID (the
+ * child's stderr is /dev/null, report.c), which tests/fuzz/run sets, and
+ * passes here as FUZZ_TRACE_CHILD_LOG. One kind is not: a report whose
+ * first frame outside the sanitizer runtime is in libtracecmd or
+ * libtraceevent (a double free in the library, say) is the library's bug,
+ * which the child is there to contain, as asan.supp's interceptor_via_lib
+ * does in this process. The log counts them ("library reports").
  *
  * The child's coverage is the fuzzer's too: libFuzzer counts the edges in
  * this process's counters, which the child has a copy of.

@@ -99,6 +99,11 @@ check_fails "report on a trace.dat whose page makes libtracecmd loop" \
 check_fails "report on a trace.dat whose header makes libtracecmd free twice" \
 	"not a readable trace.dat" \
 	"$TEEPROBE" report -i "$corpus/regress-double-free.dat"
+# ... and says only that: not glibc's "free(): double free detected in
+# tcache 2" from the reading child first
+check_eq "report on that file prints its own message and nothing else" \
+	"teeprobe: report: $corpus/regress-double-free.dat is not a readable trace.dat (truncated, damaged, or not written by trace-cmd)" \
+	"$("$TEEPROBE" report -i "$corpus/regress-double-free.dat" 2>&1)"
 # ... and this one, whose header says 520,093,697 CPUs: libtracecmd
 # allocates 8 bytes for each and peeks at every one for every record (4 GB
 # and 24 s before the CPU-count check); found by fuzz_trace (a timeout)
