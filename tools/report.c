@@ -1213,10 +1213,26 @@ struct guard {
 /* Seconds of CPU time the child may spend without a record in between */
 #define READ_STALL_S	5
 
-/* stall_arm - (re)start the reading child's READ_STALL_S s of CPU time */
+static unsigned int stall_ms = READ_STALL_S * 1000;
+
+/*
+ * report_read_stall - the reading child's CPU time without a record, in
+ * ms, instead of READ_STALL_S s (0: that again). For the fuzzer, whose
+ * inputs are small and which makes the libraries loop often: each loop
+ * cost it READ_STALL_S s of CPU.
+ */
+void report_read_stall(unsigned int ms)
+{
+	stall_ms = ms ? ms : READ_STALL_S * 1000;
+}
+
+/* stall_arm - (re)start the reading child's stall_ms of CPU time */
 static void stall_arm(void)
 {
-	struct itimerval stall = { .it_value.tv_sec = READ_STALL_S };
+	struct itimerval stall = {
+		.it_value.tv_sec = stall_ms / 1000,
+		.it_value.tv_usec = stall_ms % 1000 * 1000,
+	};
 
 	setitimer(ITIMER_PROF, &stall, NULL);
 }

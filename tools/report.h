@@ -29,6 +29,7 @@ struct session_summary {
 
 struct report *report_read(const char *input);
 void report_read_in_parent(bool yes);
+void report_read_stall(unsigned int ms);
 pid_t report_last_child(int *status);
 void report_summarize(struct report *r, struct session_summary *s);
 const struct session_events *report_events(const struct report *r);

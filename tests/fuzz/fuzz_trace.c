@@ -164,6 +164,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	fuzzer = getpid();
 	plant = p && *p == '1';
+	/*
+	 * The fuzzer makes the libraries loop often: with the reader's 5 s
+	 * guard, 7 reading children in 30 s took more than half of both CPUs
+	 * here. An input (at most 256 KiB) is read in tens of ms.
+	 */
+	report_read_stall(500);
 	cover_init();
 	if (pthread_atfork(NULL, NULL, in_child))
 		abort();

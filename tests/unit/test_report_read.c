@@ -9,6 +9,8 @@
  *
  * report.c is included whole, for its static reader and printer.
  */
+#include <sys/resource.h>
+
 #include "../../tools/report.c"
 #include "tap.h"
 
@@ -270,6 +272,47 @@ static void test_last_child(void)
 	tap_ok(!r && !pid, "a missing file: no reading child");
 }
 
+/* child_cpu_s - the CPU time (user + system) of this process's waited-for children */
+static double child_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		abort();
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/*
+ * test_stall - the reading child's guard ends a child that loops without a
+ * record after the CPU time report_read_stall() gives it: SIGPROF, well
+ * before the default READ_STALL_S s
+ */
+static void test_stall(void)
+{
+	char path[4096];
+	struct report *r;
+	int status = -1;
+	double cpu;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "regress-open-loop.dat");
+	report_read_stall(200);
+	cpu = child_cpu_s();
+	r = report_read(path);
+	cpu = child_cpu_s() - cpu;
+	pid = report_last_child(&status);
+	report_read_stall(0);
+	tap_ok(!r && pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGPROF,
+	       "regress-open-loop.dat: its reading child died of SIGPROF (status %#x)",
+	       status);
+	tap_ok(cpu < READ_STALL_S / 2.0,
+	       "... after %.2f s of CPU with a 200 ms guard (the default: %d s)",
+	       cpu, READ_STALL_S);
+	tap_ok(stall_ms == READ_STALL_S * 1000, "report_read_stall(0) restores %d s",
+	       READ_STALL_S);
+}
+
 int main(void)
 {
 	/* the messages of the damaged files are not this test's output */
@@ -282,5 +325,6 @@ int main(void)
 	test_inconsistent();
 	test_damaged();
 	test_last_child();
+	test_stall();
 	return tap_done();
 }
