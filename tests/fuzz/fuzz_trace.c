@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -40,6 +41,9 @@
 #include "../../tools/report.h"
 #include "../../tools/series.h"
 #include "../../tools/utils.h"
+
+/* The reading child's stall guard here: report_read_stall() */
+#define STALL_MS	100
 
 /* What the sanitizers exit with; the reader's own child exits 0 or 1 */
 #define SANITIZER_EXIT	86
@@ -54,6 +58,17 @@ const char *__asan_default_options(void)
 const char *__ubsan_default_options(void)
 {
 	return "exitcode=" XSTR(SANITIZER_EXIT);
+}
+
+/*
+ * __asan_on_error - ASan found an error and starts its report: the
+ * reading child's stall guard (report_read_stall(), a short one here)
+ * must not end the child before the report is written and the child
+ * exits SANITIZER_EXIT
+ */
+void __asan_on_error(void)
+{
+	signal(SIGPROF, SIG_IGN);
 }
 
 static int fd = -1;
@@ -170,7 +185,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	 * here, with 500 ms a quarter, with 200 ms a fifth (1 % of the
 	 * inputs). An input (at most 256 KiB) is read in under 40 ms of CPU.
 	 */
-	report_read_stall(100);
+	report_read_stall(STALL_MS);
 	cover_init();
 	if (pthread_atfork(NULL, NULL, in_child))
 		abort();
