@@ -1247,7 +1247,6 @@ static void stall_arm(void)
  */
 static void guard_record(struct guard *g, struct tep_record *record, int cpu)
 {
-
 	if (cpu < 0 || record->size < 0)
 		_exit(1);
 	if (cpu >= g->ncpus) {
@@ -1504,8 +1503,8 @@ static bool read_in_parent;
 
 /*
  * report_read_in_parent - after the child's read succeeds, read the file
- * again in this process instead of taking the child's report: for the
- * fuzzer, whose coverage is counted in this process only.
+ * again in this process instead of taking the child's report: for
+ * test_report_read, which checks that the two give the same report.
  */
 void report_read_in_parent(bool yes)
 {
@@ -1581,7 +1580,8 @@ static void child_read(const char *input, int fd)
  * negative event length (guard_record() ends it), and anything else that
  * spins without a record, or in its reads while it opens the file, is
  * ended by SIGPROF after READ_STALL_S s of CPU time (user and system: the
- * loops are often in read() or page faults). trace-cmd report crashes or loops on all of them. Found by
+ * loops are often in read() or page faults; report_read_stall() changes
+ * the time). trace-cmd report crashes or loops on all of them. Found by
  * tests/fuzz.
  */
 static int read_isolated(const char *input, struct report *r)

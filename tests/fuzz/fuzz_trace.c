@@ -17,11 +17,11 @@
  * does in this process. The log counts them ("library reports").
  *
  * The child's coverage is the fuzzer's too: libFuzzer counts the edges in
- * this process's counters, which the child has a copy of.
- * The child adds what it counted to a shared page as it exits
- * (_exit() is wrapped: -Wl,--wrap=_exit), and this process adds it to its
- * own, so the file is read once, not again here for coverage. A child
- * that dies on a signal gives none.
+ * this process's counters, which the child has a copy of. The child
+ * leaves what it counted in a shared page as it exits (_exit() is
+ * wrapped: -Wl,--wrap=_exit), and this process adds it to its own, so the
+ * file is read once, not again here for coverage. A child that dies on a
+ * signal gives none.
  *
  * FUZZ_TRACE_PLANT=1 in the environment plants a heap overflow in every
  * reading child, to show that such a finding fails the run
@@ -77,20 +77,23 @@ static pid_t fuzzer;
 static bool plant;
 
 /*
+ * libFuzzer's 8-bit edge counters, as the instrumented objects hand them
+ * to it (their section, one for the whole program): @cntrs_n from
+ * @cntrs.
+ */
+static uint8_t *cntrs;
+static size_t cntrs_n;
+
+/*
  * Shared with the reading child: the counters as it was forked (@at_fork)
- * and as it exits (@at_exit), written by the child whose pid is @pid.
- * @cntrs and @n: libFuzzer's 8-bit edge counters, as the instrumented
- * objects hand them to it (their section, one for the whole program).
+ * and as it exits (@at_exit), written by the child whose pid is @pid
  */
 struct child_cover {
 	pid_t pid;
-	uint8_t *cntrs;
-	size_t n;
 	uint8_t *at_fork;
 	uint8_t *at_exit;
 };
 static struct child_cover *cover;
-static uint8_t *cntrs_start, *cntrs_stop;
 
 void __real___sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop);
 /*
@@ -101,9 +104,9 @@ void __real___sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop);
  */
 void __wrap___sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
 {
-	if (start < stop && !cntrs_start) {
-		cntrs_start = start;
-		cntrs_stop = stop;
+	if (start < stop && !cntrs) {
+		cntrs = start;
+		cntrs_n = stop - start;
 	}
 	__real___sanitizer_cov_8bit_counters_init(start, stop);
 }
@@ -111,20 +114,17 @@ void __wrap___sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *stop)
 /* cover_init - the shared page(s) for the child's counters; aborts */
 static void cover_init(void)
 {
-	size_t n = cntrs_stop - cntrs_start;
 	char *p;
 
-	if (!n)
+	if (!cntrs_n)
 		abort();
-	p = mmap(NULL, sizeof(*cover) + 2 * n, PROT_READ | PROT_WRITE,
+	p = mmap(NULL, sizeof(*cover) + 2 * cntrs_n, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		abort();
 	cover = (struct child_cover *)p;
-	cover->cntrs = cntrs_start;
-	cover->n = n;
 	cover->at_fork = (uint8_t *)p + sizeof(*cover);
-	cover->at_exit = cover->at_fork + n;
+	cover->at_exit = cover->at_fork + cntrs_n;
 }
 
 /*
@@ -137,8 +137,8 @@ static void cover_take(pid_t pid)
 
 	if (!pid || cover->pid != pid)
 		return;
-	for (i = 0; i < cover->n; i++)
-		cover->cntrs[i] += cover->at_exit[i] - cover->at_fork[i];
+	for (i = 0; i < cntrs_n; i++)
+		cntrs[i] += cover->at_exit[i] - cover->at_fork[i];
 	cover->pid = 0;
 }
 
@@ -147,7 +147,7 @@ void __real__exit(int status);
 void __wrap__exit(int status)
 {
 	if (getpid() != fuzzer) {
-		memcpy(cover->at_exit, cover->cntrs, cover->n);
+		memcpy(cover->at_exit, cntrs, cntrs_n);
 		cover->pid = getpid();
 	}
 	__real__exit(status);
@@ -168,7 +168,7 @@ static void in_child(void)
 	for (i = 0; i < ARRAY_SIZE(sigs); i++)
 		signal(sigs[i], SIG_DFL);
 	cover->pid = 0;
-	memcpy(cover->at_fork, cover->cntrs, cover->n);
+	memcpy(cover->at_fork, cntrs, cntrs_n);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -287,11 +287,12 @@ static bool library_report(pid_t pid)
 
 static unsigned long library_reports;
 
-/* child_check - abort when the reading child stopped on a sanitizer report */
-static void child_check(void)
+/*
+ * child_check - abort when the reading child @pid (0: none) stopped on a
+ * sanitizer report; @status is its wait status
+ */
+static void child_check(pid_t pid, int status)
 {
-	int status;
-	pid_t pid = report_last_child(&status);
 	char msg[128];
 
 	if (!pid || !WIFEXITED(status) || WEXITSTATUS(status) != SANITIZER_EXIT)
@@ -322,10 +323,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct series ser = { 0 };
 	struct report *r;
 	int status;
+	pid_t pid;
 
 	r = report_read(input_file(data, size));
-	child_check();
-	cover_take(report_last_child(&status));
+	pid = report_last_child(&status);
+	child_check(pid, status);
+	cover_take(pid);
 	if (!r)
 		return 0;
 	report_summarize(r, &sum);
