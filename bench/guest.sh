@@ -37,6 +37,7 @@
 bench_dir=$(cd "$(dirname "$0")" && pwd)
 . "$bench_dir/../lab/lab.sh"
 . "$bench_dir/configs.sh"
+. "$bench_dir/items.sh"
 
 repeats=${1:-5}
 conns=${2:-2000}
@@ -45,56 +46,11 @@ invokes=${4:-2000}
 mem_conns=${5:-2000}
 syns=${6:-20000}
 trace_secs=${7:-60}
-UDPBENCH=$lab_top/lab/udpbench/udpbench
 marks=0
-UDP_PORT=7300
 FLOOD_PORT=7400
 DEBUGFS=/sys/kernel/debug/teeprobe
 MEMORY_LOADS=${8:-5}
 SETTLE_SECONDS=${9:-5}
-
-# progress - a line on stderr with the guest's uptime
-progress() { echo "# $(cut -d' ' -f1 /proc/uptime) s: $*" >&2; }
-
-# run_units ITEM - the work the last run of ITEM did
-run_units() {
-	case $1 in
-	handshake) echo "$conns" ;;
-	packets) sed -n 's/.*"echoes":\([0-9]*\).*/\1/p' "$BENCH_TMP/udp.json" ;;
-	tee) echo "$invokes" ;;
-	esac
-}
-
-# run_handshake - connections/s of one hsbench run
-run_handshake() {
-	lab_run soft "$conns" 10 >&2 || return 1
-	sed -n 's/.*"connections_per_s":\([0-9.]*\).*/\1/p' "$LAB_OUT/soft-$conns/client.json"
-}
-
-# run_packets - echoes/s of one udpbench stream (64 datagrams in flight)
-run_packets() {
-	local out=$BENCH_TMP/udp.json server rc=0
-	rm -f "$BENCH_TMP/udp.ready"
-	"$UDPBENCH" echo --listen "$TP_SERVER_ADDR:$UDP_PORT" \
-		--ready-file "$BENCH_TMP/udp.ready" >/dev/null &
-	server=$!
-	lab_wait 30 lab_ready "$BENCH_TMP/udp.ready" $server &&
-		test -f "$BENCH_TMP/udp.ready" &&
-		ip netns exec "$TP_CLIENT_NETNS" "$UDPBENCH" send --json \
-			--to "$TP_SERVER_ADDR:$UDP_PORT" --seconds "$packet_secs" >"$out" || rc=1
-	kill $server
-	wait $server
-	[ $rc = 0 ] && sed -n 's/.*"echoes_per_s":\([0-9.]*\).*/\1/p' "$out"
-}
-
-# run_tee - invokes/s of one teeclient loop
-run_tee() {
-	local start end
-	start=$(date +%s%N)
-	"$TEECLIENT" loop "$invokes" >/dev/null || return 1
-	end=$(date +%s%N)
-	awk -v n="$invokes" -v ns=$((end - start)) 'BEGIN { printf "%.1f\n", n / (ns / 1e9) }'
-}
 
 # bench_round ROUND - every configuration once, each running items 1-3
 # (the TEE item only under a, b and d)

@@ -28,11 +28,20 @@
  * The guest logs what its N-th marker meant; the difference between two
  * markers is the work in between.
  *
- * Usage: qemu-system-x86_64 -accel tcg,thread=single -plugin insns.so,out=FILE
+ * With a second argument, profile=PROFILE, the plugin also counts each
+ * translated block's executions and, at every marker, appends to PROFILE
+ * "p N ADDRESS INSNS EXECUTIONS" for each block that ran since the marker
+ * before (N the marker, ADDRESS the block's guest virtual address in hex,
+ * INSNS its length in instructions): where the instructions between two
+ * markers went, for bench/profile.
+ *
+ * Usage: qemu-system-x86_64 -accel tcg,thread=single
+ *            -plugin insns.so,out=FILE[,profile=PROFILE]
  * Single-threaded TCG only: one counter, no lock.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -44,6 +53,65 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 static uint64_t insns, exits, clocks, blocks, block_insns;
 static unsigned long marks;
 static FILE *out;
+
+/*
+ * The profile: a record per translated block, in chunks that never move
+ * (TCG's inline counters point into them). A block translated again (its
+ * code written to, or the code buffer flushed) gets a new record; the
+ * reader adds them up by address.
+ */
+#define PROF_CHUNK	65536
+struct prof_block {
+	uint64_t execs;		/* inline counter */
+	uint64_t seen;		/* execs at the last marker */
+	uint64_t vaddr;
+	uint64_t insns;
+};
+static struct prof_block **prof_chunks;
+static size_t prof_nchunks, prof_used;
+static FILE *prof;
+
+/* prof_new - a new record for a block at @vaddr of @n instructions */
+static struct prof_block *prof_new(uint64_t vaddr, size_t n)
+{
+	struct prof_block *b;
+
+	if (prof_used == prof_nchunks * PROF_CHUNK) {
+		struct prof_block **chunks;
+
+		chunks = realloc(prof_chunks, (prof_nchunks + 1) * sizeof(*chunks));
+		if (!chunks)
+			return NULL;
+		prof_chunks = chunks;
+		prof_chunks[prof_nchunks] = calloc(PROF_CHUNK, sizeof(**chunks));
+		if (!prof_chunks[prof_nchunks])
+			return NULL;
+		prof_nchunks++;
+	}
+	b = &prof_chunks[prof_used / PROF_CHUNK][prof_used % PROF_CHUNK];
+	prof_used++;
+	b->vaddr = vaddr;
+	b->insns = n;
+	return b;
+}
+
+/* prof_dump - the blocks that ran since the last marker, as of marker @n */
+static void prof_dump(unsigned long n)
+{
+	size_t i;
+
+	for (i = 0; i < prof_used; i++) {
+		struct prof_block *b = &prof_chunks[i / PROF_CHUNK][i % PROF_CHUNK];
+
+		if (b->execs == b->seen)
+			continue;
+		fprintf(prof, "p %lu %llx %llu %llu\n", n,
+			(unsigned long long)b->vaddr, (unsigned long long)b->insns,
+			(unsigned long long)(b->execs - b->seen));
+		b->seen = b->execs;
+	}
+	fflush(prof);
+}
 
 /* clock_ns - clock @id in ns */
 static unsigned long long clock_ns(clockid_t id)
@@ -66,6 +134,8 @@ static void mark_exec(unsigned int vcpu_index, void *userdata)
 		clock_ns(CLOCK_MONOTONIC), (unsigned long long)blocks,
 		(unsigned long long)block_insns);
 	fflush(out);
+	if (prof)
+		prof_dump(marks);
 }
 
 /*
@@ -112,6 +182,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	block_insns += n;
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 						 &insns, n);
+	if (prof) {
+		struct prof_block *b = prof_new(qemu_plugin_tb_vaddr(tb), n);
+
+		if (!b) {
+			fprintf(stderr, "insns.so: out of memory for the profile\n");
+			abort();
+		}
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							 &b->execs, 1);
+	}
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		const unsigned char *data = qemu_plugin_insn_data(insn);
@@ -141,6 +221,8 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 		(unsigned long long)clocks, (unsigned long long)blocks,
 		(unsigned long long)block_insns);
 	fclose(out);
+	if (prof)
+		fclose(prof);
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -148,9 +230,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   int argc, char **argv)
 {
 	(void)info;
-	if (argc != 1 || strncmp(argv[0], "out=", 4) || !argv[0][4]) {
-		fprintf(stderr, "insns.so: one argument, out=FILE\n");
+	if (argc < 1 || argc > 2 || strncmp(argv[0], "out=", 4) || !argv[0][4] ||
+	    (argc == 2 && (strncmp(argv[1], "profile=", 8) || !argv[1][8]))) {
+		fprintf(stderr, "insns.so: arguments out=FILE[,profile=PROFILE]\n");
 		return -1;
+	}
+	if (argc == 2) {
+		prof = fopen(argv[1] + 8, "w");
+		if (!prof) {
+			fprintf(stderr, "insns.so: %s: %s\n", argv[1] + 8, strerror(errno));
+			return -1;
+		}
 	}
 	out = fopen(argv[0] + 4, "w");
 	if (!out) {

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# items.sh - the runs of bench/guest.sh's items 1-3, also bench/profile's
+# (sourced in a guest, after lab/lab.sh and configs.sh). Each prints its rate;
+# run with LAB_INSN_MARK set, its load program executes the instruction
+# counter's marker just before and just after the interval it measures.
+#
+#   run_handshake  connections/s of hsbench soft, 10 client threads, $conns
+#   run_packets    echoes/s of udpbench, 64 datagrams in flight, $packet_secs
+#   run_tee        invokes/s of teeclient's INVOKE loop, $invokes
+#   run_units ITEM the work of ITEM's last run (handshakes, echoes, invokes)
+
+UDPBENCH=$lab_top/lab/udpbench/udpbench
+UDP_PORT=7300
+
+# progress - a line on stderr with the guest's uptime
+progress() { echo "# $(cut -d' ' -f1 /proc/uptime) s: $*" >&2; }
+
+# run_units ITEM - the work the last run of ITEM did
+run_units() {
+	case $1 in
+	handshake) echo "$conns" ;;
+	packets) sed -n 's/.*"echoes":\([0-9]*\).*/\1/p' "$BENCH_TMP/udp.json" ;;
+	tee) echo "$invokes" ;;
+	esac
+}
+
+# run_handshake - connections/s of one hsbench run
+run_handshake() {
+	lab_run soft "$conns" 10 >&2 || return 1
+	sed -n 's/.*"connections_per_s":\([0-9.]*\).*/\1/p' "$LAB_OUT/soft-$conns/client.json"
+}
+
+# run_packets - echoes/s of one udpbench stream (64 datagrams in flight)
+run_packets() {
+	local out=$BENCH_TMP/udp.json server rc=0
+	rm -f "$BENCH_TMP/udp.ready"
+	"$UDPBENCH" echo --listen "$TP_SERVER_ADDR:$UDP_PORT" \
+		--ready-file "$BENCH_TMP/udp.ready" >/dev/null &
+	server=$!
+	lab_wait 30 lab_ready "$BENCH_TMP/udp.ready" $server &&
+		test -f "$BENCH_TMP/udp.ready" &&
+		ip netns exec "$TP_CLIENT_NETNS" "$UDPBENCH" send --json \
+			--to "$TP_SERVER_ADDR:$UDP_PORT" --seconds "$packet_secs" >"$out" || rc=1
+	kill $server
+	wait $server
+	[ $rc = 0 ] && sed -n 's/.*"echoes_per_s":\([0-9.]*\).*/\1/p' "$out"
+}
+
+# run_tee - invokes/s of one teeclient loop
+run_tee() {
+	local start end
+	start=$(date +%s%N)
+	"$TEECLIENT" loop "$invokes" >/dev/null || return 1
+	end=$(date +%s%N)
+	awk -v n="$invokes" -v ns=$((end - start)) 'BEGIN { printf "%.1f\n", n / (ns / 1e9) }'
+}

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# profile-guest.sh - the part of bench/profile that runs inside the guest:
+# bench/guest.sh's items 1-3 under the configurations CONFIGS, ROUNDS rounds,
+# with the kernel's symbols saved where the host can map the profile's
+# addresses to them.
+#
+# Usage: profile-guest.sh ROUNDS CONNECTIONS PACKET_SECONDS INVOKES CONFIGS
+#                         [SETTLE_SECONDS]
+#   CONFIGS  configurations of configs.sh, e.g. "a b" (the TEE item runs
+#            under a, b and d only)
+#
+# Results go to stdout, one per line (as bench/guest.sh's):
+#   rate ITEM CONFIG ROUND PER_SECOND
+#   span ITEM CONFIG ROUND FIRST_MARK LAST_MARK UNITS
+#   symbols kernel FILE                    the kernel's text symbols
+#   symbols CONFIG ROUND FILE              the modules' (teeprobe's, the
+#                                          trampolines', BPF programs') while
+#                                          CONFIG ran in ROUND
+#   info marks N
+# FILEs are under $TP_OUT, as /proc/kallsyms lines: ADDRESS TYPE NAME [MODULE].
+bench_dir=$(cd "$(dirname "$0")" && pwd)
+. "$bench_dir/../lab/lab.sh"
+. "$bench_dir/configs.sh"
+. "$bench_dir/items.sh"
+
+rounds=$1
+conns=$2
+packet_secs=$3
+invokes=$4
+configs=$5
+SETTLE_SECONDS=${6:-5}
+marks=0
+
+# save_symbols WHAT FILE - the text symbols of the kernel (WHAT kernel) or of
+# the modules and other code loaded at run time (WHAT modules)
+save_symbols() {
+	case $1 in
+	kernel) awk '$2 ~ /^[tT]$/ && NF == 3' /proc/kallsyms ;;
+	modules) awk '$2 ~ /^[tT]$/ && NF == 4' /proc/kallsyms ;;
+	esac >"$TP_OUT/$2"
+}
+
+echo 0 >/proc/sys/kernel/randomize_va_space
+[ -d /sys/module/teeprobe ] && rmmod teeprobe
+lab_load secure_threads=4 switch_us=0 invoke_us=0 shm_us=0 shm_cpu_us=0 || exit 1
+save_symbols kernel kallsyms.kernel || exit 1
+echo "symbols kernel kallsyms.kernel"
+for r in $(seq "$rounds"); do
+	for c in $configs; do
+		config_start "$c" || { echo "profile: configuration $c does not start" >&2; exit 1; }
+		save_symbols modules "kallsyms.$c.$r" || exit 1
+		echo "symbols $c $r kallsyms.$c.$r"
+		for item in handshake packets tee; do
+			[ "$item" = tee ] && [ "$c" != a ] && [ "$c" != b ] && [ "$c" != d ] && continue
+			rate=$(LAB_INSN_MARK=1 "run_$item") || rate=
+			marks=$((marks + 2))
+			[ -n "$rate" ] || { echo "profile: $item: round $r of configuration $c failed" >&2
+				config_stop "$c"; exit 1; }
+			echo "rate $item $c $r $rate"
+			echo "span $item $c $r $((marks - 1)) $marks $(run_units "$item")"
+			progress "round $r, $c, $item: $rate/s"
+		done
+		config_stop "$c" || exit 1
+	done
+done
+lab_unload
+echo "info marks $marks"
