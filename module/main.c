@@ -30,6 +30,8 @@ atomic_t teeprobe_reset_generation = ATOMIC_INIT(0);
 #define TP_WINDOW_MS_MAX	60000
 
 static unsigned int window_ms = 100;
+/* window_ms in ns, read by every probe that counts in a window */
+u64 teeprobe_window_ns = 100 * NSEC_PER_MSEC;
 
 /* param_set_window_ms - a window length from 10 ms to 60 s */
 static int param_set_window_ms(const char *val, const struct kernel_param *kp)
@@ -44,6 +46,7 @@ static int param_set_window_ms(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	WRITE_ONCE(window_ms, value);
+	WRITE_ONCE(teeprobe_window_ns, (u64)value * NSEC_PER_MSEC);
 	return 0;
 }
 
@@ -54,12 +57,6 @@ static const struct kernel_param_ops window_ms_ops = {
 module_param_cb(window_ms, &window_ms_ops, &window_ms, 0644);
 __MODULE_PARM_TYPE(window_ms, "uint");
 MODULE_PARM_DESC(window_ms, "length of the summary windows in ms, 10 to 60000 (default 100); writable at run time");
-
-/* teeprobe_window_len_ns - the current window length */
-u64 teeprobe_window_len_ns(void)
-{
-	return (u64)READ_ONCE(window_ms) * NSEC_PER_MSEC;
-}
 
 /*
  * teeprobe_windows_flush_quiet - the periodic flush of a part's windows. A

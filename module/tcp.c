@@ -223,23 +223,23 @@ static struct tp_tcp_cpu *hs_this_cpu(u64 now)
 }
 
 /*
- * hs_account - count @counter for port @slot and add the phases of
- * @phase_ns whose bit is set in @phases
+ * hs_account - count @counter for port @slot at @now (the caller's clock
+ * reading: most have one) and add the phases of @phase_ns whose bit is set
+ * in @phases
  */
-static void hs_account(unsigned int slot, enum teeprobe_tcp_counter counter,
-			const u64 *phase_ns, unsigned int phases)
+static void hs_account(u64 now, unsigned int slot,
+		       enum teeprobe_tcp_counter counter, const u64 *phase_ns,
+		       unsigned long phases)
 {
 	struct tp_tcp_cpu *st;
 	unsigned long flags;
 	unsigned int i;
 
 	local_irq_save(flags);
-	st = hs_this_cpu(teeprobe_now_ns());
+	st = hs_this_cpu(now);
 	st->port[slot].count[counter]++;
 	st->win.count[counter]++;
-	for (i = 0; i < TEEPROBE_TCP_PHASES; i++) {
-		if (!(phases & BIT(i)))
-			continue;
+	for_each_set_bit(i, &phases, TEEPROBE_TCP_PHASES) {
 		teeprobe_hist_add(&st->port[slot].phase[i], phase_ns[i]);
 		teeprobe_hist_add(&st->win.phase[i], phase_ns[i]);
 	}
@@ -247,10 +247,17 @@ static void hs_account(unsigned int slot, enum teeprobe_tcp_counter counter,
 }
 NOKPROBE_SYMBOL(hs_account);
 
-/* hs_count - count one @counter for port @slot */
+/* hs_count_at - count one @counter for port @slot at @now */
+static void hs_count_at(u64 now, unsigned int slot,
+			enum teeprobe_tcp_counter counter)
+{
+	hs_account(now, slot, counter, NULL, 0);
+}
+
+/* hs_count - count one @counter for port @slot, now */
 static void hs_count(unsigned int slot, enum teeprobe_tcp_counter counter)
 {
-	hs_account(slot, counter, NULL, 0);
+	hs_count_at(teeprobe_now_ns(), slot, counter);
 }
 
 /* since - @to - @from, 0 when either is unknown or time ran backwards */
@@ -299,10 +306,10 @@ static int conn_request_entry(struct kretprobe_instance *ri,
 	syn->answered = false;
 	syn->prev = this_cpu_read(tcp_syn_now);
 	this_cpu_write(tcp_syn_now, syn);
-	hs_count(syn->slot, TEEPROBE_TCP_SYNS);
+	hs_count_at(syn->syn_ns, syn->slot, TEEPROBE_TCP_SYNS);
 	/* tcp_conn_request drops a SYN that finds the accept queue full. */
 	if (sk_acceptq_is_full(sk))
-		hs_count(syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
+		hs_count_at(syn->syn_ns, syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
 	return 0;
 }
 NOKPROBE_SYMBOL(conn_request_entry);
@@ -354,11 +361,11 @@ static int send_synack_pre(struct kprobe *kp, struct pt_regs *regs)
 		hs_count(syn->slot, TEEPROBE_TCP_SYNCOOKIES);
 		return 0;
 	}
-	hs_count(syn->slot, TEEPROBE_TCP_SYNACKS);
+	hs.synack_ns = teeprobe_now_ns();
+	hs_count_at(hs.synack_ns, syn->slot, TEEPROBE_TCP_SYNACKS);
 	if (type != TCP_SYNACK_NORMAL)
 		return 0;	/* Fast Open: its child exists already */
 	hs.syn_ns = syn->syn_ns;
-	hs.synack_ns = teeprobe_now_ns();
 	hs.port = syn->listener->sk_num;
 	/* No room: the table counts it, accept() will count it untracked. */
 	teeprobe_tcp_table_insert(&tcp_table, hs_key(req, TP_TCP_KEY_REQ),
@@ -428,7 +435,7 @@ static int syn_recv_sock_return(struct kretprobe_instance *ri,
 		return 0;
 	now = teeprobe_now_ns();
 	hs.ack_ns = now;
-	hs_count(slot, TEEPROBE_TCP_CHILDREN);
+	hs_count_at(now, slot, TEEPROBE_TCP_CHILDREN);
 	teeprobe_tcp_table_insert(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
 				  now, &hs);
 	return 0;
@@ -459,7 +466,7 @@ static void accept_done(const struct sock *child)
 	phase_ns[TEEPROBE_TCP_SYN_SYNACK] = since(hs.syn_ns, hs.synack_ns);
 	phase_ns[TEEPROBE_TCP_SYNACK_ACK] = since(hs.synack_ns, hs.ack_ns);
 	phase_ns[TEEPROBE_TCP_ACK_ACCEPT] = since(hs.ack_ns, now);
-	hs_account(port_slot(hs.port), TEEPROBE_TCP_ACCEPTED, phase_ns,
+	hs_account(now, port_slot(hs.port), TEEPROBE_TCP_ACCEPTED, phase_ns,
 		   BIT(TEEPROBE_TCP_SYN_SYNACK) | BIT(TEEPROBE_TCP_SYNACK_ACK) |
 		   BIT(TEEPROBE_TCP_ACK_ACCEPT));
 	if (trace_teeprobe_tcp_handshake_enabled()) {
@@ -618,16 +625,19 @@ static void tp_retransmit_synack(TP_TCP_RETRANSMIT_SYNACK_PROTO)
 	teeprobe_tcp_table_count_retrans(&tcp_table, hs_key(req, TP_TCP_KEY_REQ));
 }
 
-/* client_emit - the client handshake @hs of @sk ends; @call_ns: connect() */
-static void client_emit(const struct sock *sk, const struct teeprobe_tcp_hs *hs,
-			u64 call_ns)
+/*
+ * client_emit - the client handshake @hs of @sk ends at @now; @call_ns:
+ * connect()
+ */
+static void client_emit(u64 now, const struct sock *sk,
+			const struct teeprobe_tcp_hs *hs, u64 call_ns)
 {
 	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
 	struct teeprobe_tcp_addrs addrs;
 
 	if (call_ns) {
 		phase_ns[TEEPROBE_TCP_CONNECT_CALL] = call_ns;
-		hs_account(port_slot(hs->port), TEEPROBE_TCP_CONNECT_CALLS,
+		hs_account(now, port_slot(hs->port), TEEPROBE_TCP_CONNECT_CALLS,
 			   phase_ns, BIT(TEEPROBE_TCP_CONNECT_CALL));
 	}
 	if (trace_teeprobe_tcp_handshake_enabled()) {
@@ -659,7 +669,7 @@ static void client_syn_sent(const struct sock *sk)
 						       hs_key(sk, TP_TCP_KEY_CALL)),
 	};
 	slot = port_slot(hs.port);
-	hs_count(slot, TEEPROBE_TCP_CONNECTS);
+	hs_count_at(now, slot, TEEPROBE_TCP_CONNECTS);
 	/* No room: the table counts it, ESTABLISHED counts it untracked. */
 	teeprobe_tcp_table_insert(&tcp_table, key, now, &hs);
 }
@@ -703,10 +713,10 @@ static void client_syn_sent_left(const struct sock *sk, int newstate)
 		return;
 	}
 	phase_ns[TEEPROBE_TCP_CONNECT] = since(hs.syn_ns, now);
-	hs_account(port_slot(hs.port), TEEPROBE_TCP_CONNECTED, phase_ns,
+	hs_account(now, port_slot(hs.port), TEEPROBE_TCP_CONNECTED, phase_ns,
 		   BIT(TEEPROBE_TCP_CONNECT));
 	if (!wait)
-		client_emit(sk, &hs, 0);
+		client_emit(now, sk, &hs, 0);
 }
 
 /* tp_inet_sock_set_state - the client side: SYN_SENT -> ESTABLISHED */
@@ -781,7 +791,7 @@ static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		teeprobe_tcp_table_unlock(&tcp_table, key, flags);
 	}
 	if (done)
-		client_emit(c->sk, &hs, ret ? 0 : since(c->start_ns, now));
+		client_emit(now, c->sk, &hs, ret ? 0 : since(c->start_ns, now));
 	local_irq_restore(irqs);
 	return 0;
 }

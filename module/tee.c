@@ -481,7 +481,13 @@ static void thread_account(u64 duration, u64 offcpu, u64 queue_wait)
 			t->tid = tid;
 			t->tgid = current->tgid;
 		}
-		get_task_comm(t->comm, current);
+		/*
+		 * Its own name, as the sched tracepoints copy it: without
+		 * get_task_comm()'s task lock (a write from /proc may tear
+		 * it, never its final NUL).
+		 */
+		memcpy(t->comm, current->comm, sizeof(t->comm));
+		t->comm[sizeof(t->comm) - 1] = '\0';
 		t->calls++;
 		t->total_ns += duration;
 		t->offcpu_ns += offcpu;

@@ -38,7 +38,15 @@ static inline u64 teeprobe_ns_delta(u64 from, u64 to)
 extern atomic_t teeprobe_reset_generation;
 
 void teeprobe_reset_all(void);
-u64 teeprobe_window_len_ns(void);
+
+/* main.c: the window_ms parameter in ns */
+extern u64 teeprobe_window_ns;
+
+/* teeprobe_window_len_ns - the current window length (an inline read) */
+static inline u64 teeprobe_window_len_ns(void)
+{
+	return READ_ONCE(teeprobe_window_ns);
+}
 
 struct teeprobe_window;
 unsigned long teeprobe_windows_flush_quiet(struct teeprobe_window *(*window_of)(int cpu),
