@@ -45,6 +45,12 @@ echo 0 >/proc/sys/kernel/randomize_va_space
 [ -d /sys/module/teeprobe ] && rmmod teeprobe
 lab_load secure_threads=4 switch_us=0 invoke_us=0 shm_us=0 shm_cpu_us=0 || exit 1
 save_symbols kernel kallsyms.kernel || exit 1
+# A run before the first measured one takes what only the first run after
+# boot pays (the random generator's early reseeds: some 4,000 ChaCha
+# blocks, 2,000 instructions a handshake of a 1000-handshake run), as
+# bench/guest.sh's memory item does for bench/run.
+progress "warm-up"
+lab_run soft "$conns" 10 >&2 || exit 1
 echo "symbols kernel kallsyms.kernel"
 for r in $(seq "$rounds"); do
 	for c in $configs; do
