@@ -55,19 +55,10 @@ SETTLE_SECONDS=${9:-5}
 # bench_round ROUND - every configuration once, each running items 1-3
 # (the TEE item only under a, b and d)
 bench_round() {
-	local r=$1 c item rate
+	local r=$1 c
 	for c in a b c d e; do
 		config_start "$c" || { echo "bench: configuration $c does not start" >&2; return 1; }
-		for item in handshake packets tee; do
-			[ "$item" = tee ] && [ "$c" != a ] && [ "$c" != b ] && [ "$c" != d ] && continue
-			rate=$(LAB_INSN_MARK=1 "run_$item") || rate=
-			marks=$((marks + 2))
-			[ -n "$rate" ] || { echo "bench: $item: round $r of configuration $c failed" >&2
-				config_stop "$c"; return 1; }
-			echo "rate $item $c $r $rate"
-			echo "span $item $c $r $((marks - 1)) $marks $(run_units "$item")"
-			progress "round $r, $c, $item: $rate/s"
-		done
+		run_items "$c" "$r" || { config_stop "$c"; return 1; }
 		config_stop "$c" || { echo "bench: round $r: configuration $c failed" >&2; return 1; }
 	done
 }

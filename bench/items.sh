@@ -8,6 +8,7 @@
 #   run_packets    echoes/s of udpbench, 64 datagrams in flight, $packet_secs
 #   run_tee        invokes/s of teeclient's INVOKE loop, $invokes
 #   run_units ITEM the work of ITEM's last run (handshakes, echoes, invokes)
+#   run_items CONFIG ROUND  all three under CONFIG, as rate and span lines
 
 UDPBENCH=$lab_top/lab/udpbench/udpbench
 UDP_PORT=7300
@@ -53,4 +54,20 @@ run_tee() {
 	"$TEECLIENT" loop "$invokes" >/dev/null || return 1
 	end=$(date +%s%N)
 	awk -v n="$invokes" -v ns=$((end - start)) 'BEGIN { printf "%.1f\n", n / (ns / 1e9) }'
+}
+
+# run_items CONFIG ROUND - items 1-3 (the TEE item only under a, b and d),
+# a "rate ITEM CONFIG ROUND PER_SECOND" and a "span ITEM CONFIG ROUND
+# FIRST_MARK LAST_MARK UNITS" line each; $marks counts the markers so far
+run_items() {
+	local c=$1 r=$2 item rate
+	for item in handshake packets tee; do
+		[ "$item" = tee ] && [ "$c" != a ] && [ "$c" != b ] && [ "$c" != d ] && continue
+		rate=$(LAB_INSN_MARK=1 "run_$item") || rate=
+		marks=$((marks + 2))
+		[ -n "$rate" ] || { echo "bench: $item: round $r of configuration $c failed" >&2; return 1; }
+		echo "rate $item $c $r $rate"
+		echo "span $item $c $r $((marks - 1)) $marks $(run_units "$item")"
+		progress "round $r, $c, $item: $rate/s"
+	done
 }

@@ -57,16 +57,7 @@ for r in $(seq "$rounds"); do
 		config_start "$c" || { echo "profile: configuration $c does not start" >&2; exit 1; }
 		save_symbols modules "kallsyms.$c.$r" || exit 1
 		echo "symbols $c $r kallsyms.$c.$r"
-		for item in handshake packets tee; do
-			[ "$item" = tee ] && [ "$c" != a ] && [ "$c" != b ] && [ "$c" != d ] && continue
-			rate=$(LAB_INSN_MARK=1 "run_$item") || rate=
-			marks=$((marks + 2))
-			[ -n "$rate" ] || { echo "profile: $item: round $r of configuration $c failed" >&2
-				config_stop "$c"; exit 1; }
-			echo "rate $item $c $r $rate"
-			echo "span $item $c $r $((marks - 1)) $marks $(run_units "$item")"
-			progress "round $r, $c, $item: $rate/s"
-		done
+		run_items "$c" "$r" || { config_stop "$c"; exit 1; }
 		config_stop "$c" || exit 1
 	done
 done
