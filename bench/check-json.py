@@ -4,7 +4,8 @@
 three rate items, their instruction counts and QEMU's CPU time with each of
 their configurations and a positive median, the exits, clock reads, CPU
 per instruction and TCG's translations of each, the guest's and the host's operation costs,
-the memory stages, the report speed of both tools, the targets, and that
+the memory stages, the report speed of both tools, the targets (each with
+its verdict, the rate targets with their median's confidence interval), and that
 the guest ran without address-space randomisation. Exit
 status 1 with the reasons otherwise. It checks the shape, not the figures:
 make check runs the bench at a tiny size (bench/run --quick)."""
@@ -58,6 +59,15 @@ def problems(bench):
         yield "report_speed: events %s, tools %s" % (report.get("events"), tools)
     if len(bench.get("targets", [])) < 15:
         yield "targets: %d listed" % len(bench.get("targets", []))
+    for t in bench.get("targets", []):
+        if t.get("verdict") not in ("met", "missed", "unresolved") or \
+                t.get("met") != (t.get("verdict") == "met"):
+            yield "target %s: verdict %s, met %s" % (t.get("target"), t.get("verdict"), t.get("met"))
+        elif "rate" in t.get("target", "") or "by " in t.get("target", ""):
+            # the rate targets carry their median's confidence interval
+            if not t.get("ci_low", 1) <= t.get("value", 0) <= t.get("ci_high", -1):
+                yield "target %s: %s outside its interval [%s, %s]" % (
+                    t.get("target"), t.get("value"), t.get("ci_low"), t.get("ci_high"))
 
 
 def main():

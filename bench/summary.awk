@@ -35,6 +35,33 @@ function median(v, n) {
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
 
+# median_ci - the distribution-free confidence interval of the median of n
+# sorted values: [v[k], v[n - k + 1]] for the largest k with
+# P(Binomial(n, 1/2) < k) <= 2.5 %, which covers the true median at least
+# 95 % of the time whatever the values' distribution; sets ci_k (0 when n
+# is too small for 95 %: below 6) and ci_conf, the interval's coverage
+function median_ci(n,   k, p, cdf) {
+	ci_k = 0
+	p = 0.5 ^ n		# P(X = 0)
+	cdf = p
+	for (k = 1; 2 * k <= n && cdf <= 0.025; k++) {
+		ci_k = k
+		p = p * (n - k + 1) / k	# P(X = k)
+		cdf += p
+	}
+	ci_conf = 1
+	if (ci_k) {
+		# coverage: 1 - 2 P(X <= ci_k - 1)
+		p = 0.5 ^ n
+		cdf = p
+		for (k = 1; k < ci_k; k++) {
+			p = p * (n - k + 1) / k
+			cdf += p
+		}
+		ci_conf = 1 - 2 * cdf
+	}
+}
+
 # stats - min/median/max of the values of key k (the report runs) into
 # smin/smed/smax
 function stats(k,   v, i) {
@@ -47,11 +74,20 @@ function stats(k,   v, i) {
 # kib - bytes to KiB with one decimal
 function kib(b) { return sprintf("%.1f", b / 1024) }
 
-# target - record one target line: name, measured value, limit, met, text
-function target(name, value, limit, met, text) {
+# target - record one target line: name, measured value, limit, verdict
+# (met, MISSED or unresolved), text; a measure with a spread adds the 95 %
+# confidence interval of its median, lo to hi (tci set)
+function target(name, value, limit, verdict, text, lo, hi) {
 	nt++
 	tname[nt] = name; tvalue[nt] = value; tlimit[nt] = limit
-	tmet[nt] = met; ttext[nt] = text
+	tverdict[nt] = verdict; ttext[nt] = text
+	tci[nt] = lo != ""; tlo[nt] = lo; thi[nt] = hi
+}
+
+# verdict - met when the whole confidence interval [lo, hi] reaches lim,
+# MISSED when none of it does, else unresolved: the rounds cannot tell
+function verdict(lo, hi, lim) {
+	return lo >= lim ? "met" : hi < lim ? "MISSED" : "unresolved"
 }
 
 $1 == "info" { info[$2] = $3 }
@@ -103,9 +139,10 @@ function round_stats(per_round, item, c,   r, n, v) {
 # paired - the median, min and max over the rounds of config c's rate
 # divided by (a)'s in the same round (the runs of a round are minutes
 # apart, the rounds further: this takes the drift between rounds out)
-# into pmed, pmin, pmax. For the instruction counts (insns set) the other
-# way round: (a)'s count over c's, the rate c would keep if every
-# instruction cost the same.
+# into pmed, pmin, pmax, and the median's 95 % confidence interval into
+# plo, phi (min and max below 6 rounds, pconf its coverage then). For the
+# instruction counts (insns set) the other way round: (a)'s count over
+# c's, the rate c would keep if every instruction cost the same.
 function paired(per_round, item, c, insns,   r, n, v, x, a) {
 	n = 0
 	for (r = 1; r <= max_round; r++) {
@@ -119,19 +156,25 @@ function paired(per_round, item, c, insns,   r, n, v, x, a) {
 	}
 	sort_values(v, n)
 	pmed = n ? median(v, n) : 0; pmin = v[1]; pmax = v[n]
+	median_ci(n)
+	plo = ci_k ? v[ci_k] : pmin; phi = ci_k ? v[n - ci_k + 1] : pmax
+	pconf = ci_k ? ci_conf : 1 - 2 * 0.5 ^ n
 }
 
 # rate_targets - the four rate targets ((b) >= 98 %, (c) >= 96 % of (a) on
-# handshakes and packets) on the ratios r; fmt names them from the
-# configuration, the item's label (from labels: handshakes', packets') and
-# the limit
-function rate_targets(r, fmt, labels,   i, c, item, label, lim) {
+# handshakes and packets) on the ratios r of kind (0 rates, 1 instructions,
+# 2 QEMU's CPU), judged on the median's confidence interval; fmt names them
+# from the configuration, the item's label (from labels: handshakes',
+# packets') and the limit
+function rate_targets(r, kind, fmt, labels,   i, c, item, label, lim, lo, hi) {
 	split("b b c c", c, " "); split("handshake packets handshake packets", item, " ")
 	split(labels " " labels, label, " ")
 	for (i = 1; i <= 4; i++) {
 		lim = c[i] == "b" ? 0.98 : 0.96
+		lo = ratio_lo[kind, item[i], c[i]]; hi = ratio_hi[kind, item[i], c[i]]
 		target(sprintf(fmt, c[i], label[i], 100 * lim), r[item[i], c[i]], lim,
-			r[item[i], c[i]] >= lim, sprintf("%.1f%%", 100 * r[item[i], c[i]]))
+			verdict(lo, hi, lim),
+			sprintf("%.1f%% [%.1f-%.1f%%]", 100 * r[item[i], c[i]], 100 * lo, 100 * hi), lo, hi)
 	}
 }
 
@@ -208,6 +251,9 @@ function figure_block(per_round, insns, item, key, title, unit, configs,   n, c,
 		if (!sn)
 			continue
 		paired(per_round, item, c[i], insns)
+		ratio_lo[insns, item, c[i]] = plo
+		ratio_hi[insns, item, c[i]] = phi
+		ratio_conf[insns, item, c[i]] = pconf
 		if (insns == 1)
 			ratio_insns[item, c[i]] = pmed
 		else if (insns == 2)
@@ -358,24 +404,29 @@ END {
 			opcost["guest", "insn"], opcost["host", "insn"], opcost["guest", "exit"],
 			opcost["host", "exit"], opcost["guest", "clock"], opcost["host", "clock"]
 
-	rate_targets(ratio, "(%s) %s rate >= %d%% of (a)", "handshake packet")
-	rate_targets(ratio_insns, "(%s) %s, by instructions >= %d%%", "handshake packets")
-	rate_targets(ratio_hostcpu, "(%s) %s, by QEMU's CPU >= %d%%", "handshake packets")
-	target("fixed memory <= 256 KiB per CPU", fixed / cpus, 262144, fixed / cpus <= 262144, kib(fixed / cpus) " KiB")
-	target("per-CPU data <= 256 KiB per CPU", percpu_data, 262144, percpu_data <= 262144, kib(percpu_data) " KiB")
+	rate_targets(ratio, 0, "(%s) %s rate >= %d%% of (a)", "handshake packet")
+	rate_targets(ratio_insns, 1, "(%s) %s, by instructions >= %d%%", "handshake packets")
+	rate_targets(ratio_hostcpu, 2, "(%s) %s, by QEMU's CPU >= %d%%", "handshake packets")
+	target("fixed memory <= 256 KiB per CPU", fixed / cpus, 262144, fixed / cpus <= 262144 ? "met" : "MISSED", kib(fixed / cpus) " KiB")
+	target("per-CPU data <= 256 KiB per CPU", percpu_data, 262144, percpu_data <= 262144 ? "met" : "MISSED", kib(percpu_data) " KiB")
 	# Bounded: a SYN flood may not grow it; 64 KiB is the slack of the
 	# kernel's own counters, far below the SYNs' count times an entry.
-	target("bounded under SYN flood (growth <= 64 KiB)", flood_growth, 65536, flood_growth <= 65536 && extra["flood", "in_use"] <= extra["flood", "table_size"], kib(flood_growth) " KiB")
-	target("teeprobe report >= 2x trace-cmd report", report_ratio, 2, report_ratio >= 2, sprintf("%.2fx", report_ratio))
+	target("bounded under SYN flood (growth <= 64 KiB)", flood_growth, 65536, flood_growth <= 65536 && extra["flood", "in_use"] <= extra["flood", "table_size"] ? "met" : "MISSED", kib(flood_growth) " KiB")
+	target("teeprobe report >= 2x trace-cmd report", report_ratio, 2, report_ratio >= 2 ? "met" : "MISSED", sprintf("%.2fx", report_ratio))
 	if (json) {
 		printf ",\"targets\":["
-		for (i = 1; i <= nt; i++)
-			printf "%s{\"target\":\"%s\",\"value\":%.4f,\"limit\":%s,\"met\":%s}", (i > 1 ? "," : ""),
-				tname[i], tvalue[i], tlimit[i], tmet[i] ? "true" : "false"
+		for (i = 1; i <= nt; i++) {
+			printf "%s{\"target\":\"%s\",\"value\":%.4f,\"limit\":%s,\"met\":%s,\"verdict\":\"%s\"", (i > 1 ? "," : ""),
+				tname[i], tvalue[i], tlimit[i], tverdict[i] == "met" ? "true" : "false", tolower(tverdict[i])
+			if (tci[i])
+				printf ",\"ci_low\":%.4f,\"ci_high\":%.4f", tlo[i], thi[i]
+			printf "}"
+		}
 		printf "]}\n"
 	} else {
-		printf "\ntargets\n"
+		printf "\ntargets (rates: the median, and in brackets its 95 %% confidence interval over the rounds:\n"
+		printf "  met when all of it reaches the target, MISSED when none does, else unresolved)\n"
 		for (i = 1; i <= nt; i++)
-			printf "  %-44s %12s  %s\n", tname[i], ttext[i], tmet[i] ? "met" : "MISSED"
+			printf "  %-44s %22s  %s\n", tname[i], ttext[i], tverdict[i]
 	}
 }
