@@ -149,20 +149,11 @@ echo "info invokes $invokes"
 echo "info memory_connections $mem_conns"
 echo "info syns $syns"
 echo "info trace_seconds $trace_secs"
-# No address-space randomisation: under TCG each new process's code, mapped
-# at new addresses, is translated afresh (QEMU's "info jit": some 37,000
-# blocks for each hsbench run of 1000 handshakes, a few hundred without),
-# a cost hardware does not have, which also fills the emulator's code buffer
-# until it is flushed and everything is translated again.
-echo 0 >/proc/sys/kernel/randomize_va_space
+bench_lab_up || exit 1
 echo "info aslr $(cat /proc/sys/kernel/randomize_va_space)"
 # What a plain instruction, an emulator exit and a clock read cost here
 # (bench/insns/opcost.c; bench/run runs it on the host too)
 "$bench_dir/insns/opcost" | sed 's/^opcost /opcost guest /'
-[ -d /sys/module/teeprobe ] && rmmod teeprobe
-# Zero simulated cost: the TEE item measures the ioctl path itself, and
-# hard-reg handshakes in item 5 are quick.
-lab_load secure_threads=4 switch_us=0 invoke_us=0 shm_us=0 shm_cpu_us=0 || exit 1
 progress "memory"
 bench_memory || { echo "bench: the memory item failed" >&2; exit 1; }
 for r in $(seq "$repeats"); do

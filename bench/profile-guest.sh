@@ -41,9 +41,7 @@ save_symbols() {
 	esac >"$TP_OUT/$2"
 }
 
-echo 0 >/proc/sys/kernel/randomize_va_space
-[ -d /sys/module/teeprobe ] && rmmod teeprobe
-lab_load secure_threads=4 switch_us=0 invoke_us=0 shm_us=0 shm_cpu_us=0 || exit 1
+bench_lab_up || exit 1
 save_symbols kernel kallsyms.kernel || exit 1
 # A run before the first measured one takes what only the first run after
 # boot pays (the random generator's early reseeds: some 4,000 ChaCha

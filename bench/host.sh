@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# host.sh - what bench/run and bench/profile do alike on the host (sourced,
+# after scripts/cache.sh, with $top the source tree):
+#
+#   bench_prepare OUT KERNEL  a fresh OUT, the tools, the lab, the
+#                             instruction counter and the modules built
+#   bench_guest OUT KERNEL CLOCKSOURCE PLUGIN_ARGS -- CMD [ARG...]
+#                             CMD in one guest boot under the instruction
+#                             counter (insns.so,out=OUT/insns.txt,PLUGIN_ARGS),
+#                             its output in OUT/guest.txt
+#   bench_check_marks OUT     the guest made as many markers as QEMU counted
+
+# bench_prepare OUT KERNEL - OUT emptied, everything the guest runs built
+bench_prepare() {
+	local out=$1 kid=$2
+
+	[ "$kid" != lab ] || die "the lab kernel is a debug kernel (KASAN, lockdep): its costs are not teeprobe's"
+	rm -rf "$out"
+	mkdir -p "$out"
+	make -C "$top/tools" >"$out/build.log" 2>&1 || die "building the tools failed ($out/build.log)"
+	make -C "$top/lab" >>"$out/build.log" 2>&1 || die "building the lab failed ($out/build.log)"
+	make -C "$top/bench/insns" >>"$out/build.log" 2>&1 ||
+		die "building the instruction counter failed ($out/build.log)"
+	"$top/scripts/build-modules" "$kid" >/dev/null
+}
+
+# bench_guest OUT KERNEL CLOCKSOURCE PLUGIN_ARGS -- CMD [ARG...] - CMD in a
+# guest booted on CLOCKSOURCE, under the instruction counter
+bench_guest() {
+	local out=$1 kid=$2 clock=$3 plugin=$4 append
+
+	shift 5
+	# tsc=reliable: the TSCs of single-threaded TCG's vCPUs all follow the
+	# host's clock, but the kernel's boot-time check finds them
+	# "unsynchronized" and falls back to the HPET.
+	append="clocksource=$clock"
+	[ "$clock" = tsc ] && append="$append tsc=reliable"
+	TP_QEMU_PLUGIN="$top/bench/insns/insns.so,out=$out/insns.txt${plugin:+,$plugin}" \
+	TP_APPEND="$append ${TP_APPEND:-}" "$top/tests/vm/vm-run" -q -k "$kid" -t 7200 -o "$out/guest" -- \
+		"$@" >"$out/guest.txt" 2>&1 ||
+		{ grep -v '^# ' "$out/guest.txt" | tail -n 20 >&2; die "the guest part failed (logs in $out)"; }
+}
+
+# bench_check_marks OUT - QEMU counted instructions, and logged as many
+# markers as the guest says it made (a marker executed elsewhere would
+# shift every span)
+bench_check_marks() {
+	local out=$1 marks
+
+	[ -s "$out/insns.txt" ] || die "QEMU loaded no instruction counter ($out/guest/qemu.log)"
+	marks=$(grep -c '^mark ' "$out/insns.txt")
+	[ "$marks" = "$(awk '$1 == "info" && $2 == "marks" { print $3 }' "$out/guest.txt")" ] ||
+		die "the guest made other markers than QEMU counted ($out/insns.txt, $out/guest.txt)"
+}
