@@ -29,8 +29,10 @@ atomic_t teeprobe_reset_generation = ATOMIC_INIT(0);
 #define TP_WINDOW_MS_MIN	10
 #define TP_WINDOW_MS_MAX	60000
 
-static unsigned int window_ms = 100;
-/* window_ms in ns, read by every probe that counts in a window */
+/*
+ * The window_ms parameter's one value, kept in ns: every probe that counts
+ * in a window reads it.
+ */
 u64 teeprobe_window_ns = 100 * NSEC_PER_MSEC;
 
 /* param_set_window_ms - a window length from 10 ms to 60 s */
@@ -45,16 +47,22 @@ static int param_set_window_ms(const char *val, const struct kernel_param *kp)
 				   TP_WINDOW_MS_MIN, TP_WINDOW_MS_MAX);
 		return -EINVAL;
 	}
-	WRITE_ONCE(window_ms, value);
 	WRITE_ONCE(teeprobe_window_ns, (u64)value * NSEC_PER_MSEC);
 	return 0;
 }
 
+/* param_get_window_ms - the window length in ms */
+static int param_get_window_ms(char *buffer, const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "%llu\n",
+			 div_u64(READ_ONCE(teeprobe_window_ns), NSEC_PER_MSEC));
+}
+
 static const struct kernel_param_ops window_ms_ops = {
 	.set = param_set_window_ms,
-	.get = param_get_uint,
+	.get = param_get_window_ms,
 };
-module_param_cb(window_ms, &window_ms_ops, &window_ms, 0644);
+module_param_cb(window_ms, &window_ms_ops, NULL, 0644);
 __MODULE_PARM_TYPE(window_ms, "uint");
 MODULE_PARM_DESC(window_ms, "length of the summary windows in ms, 10 to 60000 (default 100); writable at run time");
 
