@@ -82,8 +82,12 @@ static void counts_add_run(struct teeprobe_netrx_counts *c, u64 run_ns,
 	c->reraises += reraised;
 }
 
-/* netrx_close - emit the closed window @w of this CPU and start afresh */
-static void netrx_close(struct tp_netrx_cpu *st, const struct teeprobe_window *w)
+/*
+ * netrx_close - emit the closed window @w of this CPU and start afresh
+ * (once a window: kept out of the probes' straight line)
+ */
+static noinline void netrx_close(struct tp_netrx_cpu *st,
+				 const struct teeprobe_window *w)
 {
 	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
 				    &st->win, &st->win_inline_delay,
@@ -95,9 +99,9 @@ static void netrx_close(struct tp_netrx_cpu *st, const struct teeprobe_window *w
 
 /*
  * netrx_this_cpu - this CPU's state, its window rolled to @now.
- * Interrupts are disabled.
+ * Interrupts are disabled. Inline: a probe calls it once or twice a run.
  */
-static struct tp_netrx_cpu *netrx_this_cpu(u64 now)
+static __always_inline struct tp_netrx_cpu *netrx_this_cpu(u64 now)
 {
 	struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
 	struct teeprobe_window closed;
@@ -108,11 +112,21 @@ static struct tp_netrx_cpu *netrx_this_cpu(u64 now)
 	return st;
 }
 
-/* is_ksoftirqd - whether @task is a ksoftirqd thread */
+/*
+ * is_ksoftirqd - whether @task is a ksoftirqd thread. Most runs happen at
+ * irq exit over a user task or the idle task (a kernel thread too, with
+ * PF_IDLE): the flags alone answer for those, without comparing names.
+ */
 static bool is_ksoftirqd(const struct task_struct *task)
 {
-	return (task->flags & PF_KTHREAD) &&
+	return (task->flags & (PF_KTHREAD | PF_IDLE)) == PF_KTHREAD &&
 	       !strncmp(task->comm, "ksoftirqd/", 10);
+}
+
+/* netrx_this_cpu_now - netrx_this_cpu() at a fresh clock reading, out of line */
+static noinline struct tp_netrx_cpu *netrx_this_cpu_now(void)
+{
+	return netrx_this_cpu(teeprobe_now_ns());
 }
 
 /* tp_softirq_raise - NET_RX was raised (hard irq, or NET_RX itself) */
@@ -226,7 +240,7 @@ static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	st = this_cpu_ptr(&netrx_cpu);
 	/* In a run, its entry rolled the window: no clock read per poll. */
 	if (!st->entry_ns)
-		st = netrx_this_cpu(teeprobe_now_ns());
+		st = netrx_this_cpu_now();
 	st->total.polls++;
 	st->win.polls++;
 	st->total.packets += packets;
