@@ -4,7 +4,7 @@
 three rate items, their instruction counts and QEMU's CPU time with each of
 their configurations and a positive median, the exits, clock reads, CPU
 per instruction and TCG's translations of each, the guest's and the host's operation costs,
-the memory stages, the report speed of both tools, the targets (each with
+the run's sizes, the memory stages, the report speed of both tools, the targets (each with
 its verdict, the rate targets with their median's confidence interval), and that
 the guest ran without address-space randomisation. Exit
 status 1 with the reasons otherwise. It checks the shape, not the figures:
@@ -17,6 +17,8 @@ RATES = {"handshake_rate": "abcde", "packet_rate": "abcde", "tee_ioctl_rate": "a
          "handshake_qemu_cpu": "abcde", "packet_qemu_cpu": "abcde", "tee_ioctl_qemu_cpu": "abd"}
 OPS = {"handshake_ops": "abcde", "packet_ops": "abcde", "tee_ioctl_ops": "abd"}
 STAGES = ["loaded", "connections", "flood"]
+SIZES = ["connections", "packet_seconds", "packet_window", "invokes", "memory_connections",
+         "syns", "trace_seconds"]
 
 
 def problems(bench):
@@ -25,6 +27,10 @@ def problems(bench):
     # run's new processes otherwise); the figure says it was.
     if bench.get("aslr") != 0:
         yield "aslr: %s, wanted 0 (the guest's randomize_va_space)" % bench.get("aslr")
+    sizes = bench.get("sizes", {})
+    for size in SIZES:
+        if not (isinstance(sizes.get(size), int) and sizes[size] > 0):
+            yield "sizes: no %s" % size
     for key, configs in RATES.items():
         rows = {row.get("config"): row for row in bench.get(key, {}).get("configs", [])}
         for config in configs:

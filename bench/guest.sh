@@ -3,13 +3,14 @@
 # guest.sh - the part of bench/run that runs inside one guest boot.
 #
 # Usage: guest.sh REPEATS CONNECTIONS PACKET_SECONDS INVOKES MEMORY_CONNECTIONS
-#                 SYNS TRACE_SECONDS [MEMORY_LOADS [SETTLE_SECONDS]]
+#                 SYNS TRACE_SECONDS [MEMORY_LOADS [SETTLE_SECONDS
+#                 [PACKET_WINDOW]]]
 #
 # Items 1-3 run under each configuration of configs.sh in turn, REPEATS
 # rounds (a b c d e a b c d e ...), so drift hits every configuration alike:
 #   handshake  hsbench soft, 10 client threads, CONNECTIONS per run
-#   packets    udpbench, 18-byte UDP datagrams echoed by the server, 64 in
-#              flight, for PACKET_SECONDS
+#   packets    udpbench, 18-byte UDP datagrams echoed by the server,
+#              PACKET_WINDOW (default 64) in flight, for PACKET_SECONDS
 #   tee        teeclient's INVOKE loop on teesim with zero simulated cost,
 #              INVOKES per run (a b d only)
 # Item 4 follows the memory of the kernel around teeprobe.ko: loaded
@@ -51,6 +52,7 @@ FLOOD_PORT=7400
 DEBUGFS=/sys/kernel/debug/teeprobe
 MEMORY_LOADS=${8:-5}
 SETTLE_SECONDS=${9:-5}
+packet_window=${10:-64}
 
 # bench_round ROUND - every configuration once, each running items 1-3
 # (the TEE item only under a, b and d)
@@ -145,6 +147,7 @@ echo "info clocksource $(cat /sys/devices/system/clocksource/clocksource0/curren
 echo "info repeats $repeats"
 echo "info connections $conns"
 echo "info packet_seconds $packet_secs"
+echo "info packet_window $packet_window"
 echo "info invokes $invokes"
 echo "info memory_connections $mem_conns"
 echo "info syns $syns"

@@ -5,7 +5,8 @@
 # counter's marker just before and just after the interval it measures.
 #
 #   run_handshake  connections/s of hsbench soft, 10 client threads, $conns
-#   run_packets    echoes/s of udpbench, 64 datagrams in flight, $packet_secs
+#   run_packets    echoes/s of udpbench, $packet_window datagrams in flight
+#                  (default 64), $packet_secs
 #   run_tee        invokes/s of teeclient's INVOKE loop, $invokes
 #   run_units ITEM the work of ITEM's last run (handshakes, echoes, invokes)
 #   run_items CONFIG ROUND  all three under CONFIG, as rate and span lines
@@ -48,7 +49,8 @@ run_handshake() {
 	sed -n 's/.*"connections_per_s":\([0-9.]*\).*/\1/p' "$LAB_OUT/soft-$conns/client.json"
 }
 
-# run_packets - echoes/s of one udpbench stream (64 datagrams in flight)
+# run_packets - echoes/s of one udpbench stream ($packet_window datagrams in
+# flight: with 1, each datagram has its NET_RX runs to itself)
 run_packets() {
 	local out=$BENCH_TMP/udp.json server rc=0
 	rm -f "$BENCH_TMP/udp.ready"
@@ -58,7 +60,8 @@ run_packets() {
 	lab_wait 30 lab_ready "$BENCH_TMP/udp.ready" $server &&
 		test -f "$BENCH_TMP/udp.ready" &&
 		ip netns exec "$TP_CLIENT_NETNS" "$UDPBENCH" send --json \
-			--to "$TP_SERVER_ADDR:$UDP_PORT" --seconds "$packet_secs" >"$out" || rc=1
+			--to "$TP_SERVER_ADDR:$UDP_PORT" --seconds "$packet_secs" \
+			--window "${packet_window:-64}" >"$out" || rc=1
 	kill $server
 	wait $server
 	[ $rc = 0 ] && sed -n 's/.*"echoes_per_s":\([0-9.]*\).*/\1/p' "$out"

@@ -6,7 +6,7 @@
 # addresses to them.
 #
 # Usage: profile-guest.sh ROUNDS CONNECTIONS PACKET_SECONDS INVOKES CONFIGS
-#                         [SETTLE_SECONDS]
+#                         [SETTLE_SECONDS [PACKET_WINDOW]]
 #   CONFIGS  configurations of configs.sh, e.g. "a b" (the TEE item runs
 #            under a, b and d only)
 #
@@ -30,6 +30,7 @@ packet_secs=$3
 invokes=$4
 configs=$5
 SETTLE_SECONDS=${6:-5}
+packet_window=${7:-64}
 marks=0
 
 # save_symbols WHAT FILE - the text symbols of the kernel (WHAT kernel) or of

@@ -315,15 +315,15 @@ END {
 	if (json) {
 		printf "{\"kernel\":\"%s\",\"clocksource\":\"%s\",\"aslr\":%s,\"cpus\":%d,\"rounds\":%d", info["kernel"], info["clocksource"],
 			("aslr" in info) ? info["aslr"] + 0 : "null", cpus, info["repeats"]
-		printf ",\"sizes\":{\"connections\":%d,\"packet_seconds\":%d,\"invokes\":%d,\"memory_connections\":%d,\"syns\":%d,\"trace_seconds\":%d}",
-			info["connections"], info["packet_seconds"], info["invokes"], info["memory_connections"], info["syns"], info["trace_seconds"]
+		printf ",\"sizes\":{\"connections\":%d,\"packet_seconds\":%d,\"packet_window\":%d,\"invokes\":%d,\"memory_connections\":%d,\"syns\":%d,\"trace_seconds\":%d}",
+			info["connections"], info["packet_seconds"], info["packet_window"], info["invokes"], info["memory_connections"], info["syns"], info["trace_seconds"]
 	} else {
 		printf "teeprobe bench: kernel %s, clocksource %s, address-space randomisation %s, %d CPUs, %d rounds; ratio = median over the rounds of the rate against (a)'s in the same round\n",
 			info["kernel"], info["clocksource"], ("aslr" in info) ? (info["aslr"] ? "on" : "off") : "?", cpus, info["repeats"]
 	}
 	rate_block("handshake", "handshake_rate", "1. handshake rate: hsbench soft, 10 client threads, " info["connections"] " connections a run",
 		"connections/s", "a b c d e")
-	rate_block("packets", "packet_rate", "2. packet rate: 18-byte UDP datagrams echoed across the lab NICs, 64 in flight, " info["packet_seconds"] " s a run",
+	rate_block("packets", "packet_rate", "2. packet rate: 18-byte UDP datagrams echoed across the lab NICs, " info["packet_window"] " in flight, " info["packet_seconds"] " s a run",
 		"echoes/s (a packet each way)", "a b c d e")
 	rate_block("tee", "tee_ioctl_rate", "3. TEE ioctl rate: INVOKE loop on teesim, zero simulated cost, " info["invokes"] " a run",
 		"invokes/s", "a b d")
