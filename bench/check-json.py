@@ -3,7 +3,7 @@
 """check-json.py FILE - check that bench/run --json wrote every item: the
 three rate items, their instruction counts and QEMU's CPU time with each of
 their configurations and a positive median, the exits, clock reads, CPU
-per instruction and TCG's translations of each, the guest's and the host's operation costs,
+per instruction, TCG's translations and NET_RX runs of each, the guest's and the host's operation costs,
 the run's sizes, the memory stages, the report speed of both tools, the targets (each with
 its verdict, the rate targets with their median's confidence interval), and that
 the guest ran without address-space randomisation. Exit
@@ -44,6 +44,10 @@ def problems(bench):
         for config in configs:
             if not rows.get(config, {}).get("cpu_ns_per_insn", 0) > 0:
                 yield "%s: configuration %s has no CPU time per instruction" % (key, config)
+            # handshakes and echoes cross the lab NICs: NET_RX ran for them
+            runs = rows.get(config, {}).get("netrx_runs")
+            if runs is None or runs < 0 or (key != "tee_ioctl_ops" and not runs > 0):
+                yield "%s: configuration %s has no NET_RX runs per unit" % (key, config)
             elif not all(rows[config].get(k, -1) >= 0
                          for k in ("blocks_translated", "insns_translated")):
                 yield "%s: configuration %s has no translation counts" % (key, config)

@@ -25,7 +25,7 @@
 #   rate ITEM CONFIG REPEAT PER_SECOND
 #   memory STAGE module_bytes N sunreclaim_kb N vmalloc_kb N percpu_kb N
 #   flood syns N table_size N in_use N full N untracked N
-#   span ITEM CONFIG REPEAT FIRST_MARK LAST_MARK UNITS
+#   span ITEM CONFIG REPEAT FIRST_MARK LAST_MARK UNITS NETRX_RUNS
 #   opcost guest KIND NS
 #   info marks N
 # progress and errors to stderr. A span is one run of items 1-3: its load
@@ -35,6 +35,7 @@
 # and LAST_MARK-th marker of the boot (counted from 1). Under the insns.so
 # plugin QEMU logs the guest's instruction count at each; bench/run divides
 # the difference by the run's UNITS (handshakes, echoes, invokes).
+# NETRX_RUNS are the NET_RX softirq runs of the whole run (/proc/softirqs).
 bench_dir=$(cd "$(dirname "$0")" && pwd)
 . "$bench_dir/../lab/lab.sh"
 . "$bench_dir/configs.sh"

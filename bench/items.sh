@@ -76,18 +76,27 @@ run_tee() {
 	awk -v n="$invokes" -v ns=$((end - start)) 'BEGIN { printf "%.1f\n", n / (ns / 1e9) }'
 }
 
+# netrx_runs - NET_RX runs so far, all CPUs (/proc/softirqs)
+netrx_runs() {
+	awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) n += $i } END { print n + 0 }' /proc/softirqs
+}
+
 # run_items CONFIG ROUND - items 1-3 (the TEE item only under a, b and d),
 # a "rate ITEM CONFIG ROUND PER_SECOND" and a "span ITEM CONFIG ROUND
-# FIRST_MARK LAST_MARK UNITS" line each; $marks counts the markers so far
+# FIRST_MARK LAST_MARK UNITS NETRX_RUNS" line each (NETRX_RUNS: the NET_RX
+# runs of the whole run, its start and end included: how the guest batched
+# the packets); $marks counts the markers so far
 run_items() {
-	local c=$1 r=$2 item rate
+	local c=$1 r=$2 item rate runs
 	for item in handshake packets tee; do
 		[ "$item" = tee ] && [ "$c" != a ] && [ "$c" != b ] && [ "$c" != d ] && continue
+		runs=$(netrx_runs)
 		rate=$(LAB_INSN_MARK=1 "run_$item") || rate=
+		runs=$(($(netrx_runs) - runs))
 		marks=$((marks + 2))
 		[ -n "$rate" ] || { echo "bench: $item: round $r of configuration $c failed" >&2; return 1; }
 		echo "rate $item $c $r $rate"
-		echo "span $item $c $r $((marks - 1)) $marks $(run_units "$item")"
+		echo "span $item $c $r $((marks - 1)) $marks $(run_units "$item") $runs"
 		progress "round $r, $c, $item: $rate/s"
 	done
 }

@@ -12,7 +12,7 @@
 #
 # Results go to stdout, one per line (as bench/guest.sh's):
 #   rate ITEM CONFIG ROUND PER_SECOND
-#   span ITEM CONFIG ROUND FIRST_MARK LAST_MARK UNITS
+#   span ITEM CONFIG ROUND FIRST_MARK LAST_MARK UNITS NETRX_RUNS
 #   symbols kernel FILE                    the kernel's text symbols
 #   symbols CONFIG ROUND FILE              the modules' (teeprobe's, the
 #                                          trampolines', BPF programs') while

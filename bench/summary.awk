@@ -11,7 +11,7 @@
 #   insns ITEM CONFIG ROUND INSTRUCTIONS_PER_UNIT
 #   hostcpu ITEM CONFIG ROUND QEMU_CPU_NS_PER_UNIT (kept in microseconds)
 #   ops ITEM CONFIG ROUND exits N clocks N cpu_per_insn NS busy FRACTION
-#       blocks N block_insns N
+#       blocks N block_insns N netrx N
 #   opcost guest|host KIND NS
 # Rates are summarised as min/median/max over the rounds; a configuration's
 # ratio is the median over the rounds of its rate over (a)'s in that round.
@@ -195,7 +195,7 @@ function hostcpu_block(item, key, title, unit, configs) {
 }
 
 # ops_median - the median over the rounds of figure f (exits, clocks,
-# cpu_per_insn, busy, blocks, block_insns) of config c's runs of item
+# cpu_per_insn, busy, blocks, block_insns, netrx) of config c's runs of item
 function ops_median(f, item, c,   r, n, v) {
 	n = 0
 	for (r = 1; r <= max_round; r++)
@@ -206,29 +206,32 @@ function ops_median(f, item, c,   r, n, v) {
 }
 
 # ops_block - per configuration of item: the medians of its emulator
-# exits, clock reads and TCG's translated instructions per unit, QEMU's CPU
-# ns per guest instruction and the share of the run QEMU was on a CPU
+# exits, clock reads, TCG's translated instructions and NET_RX runs per
+# unit, QEMU's CPU ns per guest instruction and the share of the run QEMU
+# was on a CPU
 function ops_block(item, key, title, configs,   n, c, i, sep) {
 	n = split(configs, c, " ")
 	if (json)
 		printf ",\"%s\":[", key
 	else {
 		printf "%s\n", title
-		printf "  %-36s %9s %9s %9s %9s %9s\n", "medians", "exits", "clocks", "ns/insn", "busy",
-			"xlated"
+		printf "  %-36s %9s %9s %9s %9s %9s %9s\n", "medians", "exits", "clocks", "ns/insn", "busy",
+			"xlated", "NET_RX"
 	}
 	for (i = 1; i <= n; i++) {
 		if (!(("cpu_per_insn", item, c[i], 1) in round_ops))
 			continue
 		if (json)
-			printf "%s{\"config\":\"%s\",\"exits\":%.2f,\"clocks\":%.2f,\"cpu_ns_per_insn\":%.3f,\"busy\":%.3f,\"blocks_translated\":%.3f,\"insns_translated\":%.2f}",
+			printf "%s{\"config\":\"%s\",\"exits\":%.2f,\"clocks\":%.2f,\"cpu_ns_per_insn\":%.3f,\"busy\":%.3f,\"blocks_translated\":%.3f,\"insns_translated\":%.2f,\"netrx_runs\":%.3f}",
 				sep, c[i], ops_median("exits", item, c[i]), ops_median("clocks", item, c[i]),
 				ops_median("cpu_per_insn", item, c[i]), ops_median("busy", item, c[i]),
-				ops_median("blocks", item, c[i]), ops_median("block_insns", item, c[i])
+				ops_median("blocks", item, c[i]), ops_median("block_insns", item, c[i]),
+				ops_median("netrx", item, c[i])
 		else
-			printf "  %-36s %9.1f %9.1f %9.2f %8.0f%% %9.2f\n", name[c[i]], ops_median("exits", item, c[i]),
+			printf "  %-36s %9.1f %9.1f %9.2f %8.0f%% %9.2f %9.2f\n", name[c[i]], ops_median("exits", item, c[i]),
 				ops_median("clocks", item, c[i]), ops_median("cpu_per_insn", item, c[i]),
-				100 * ops_median("busy", item, c[i]), ops_median("block_insns", item, c[i])
+				100 * ops_median("busy", item, c[i]), ops_median("block_insns", item, c[i]),
+				ops_median("netrx", item, c[i])
 		sep = ","
 	}
 	if (json)
@@ -391,7 +394,7 @@ END {
 	hostcpu_block("packets", "packet_qemu_cpu", "  per echo", "microseconds/echo", "a b c d e")
 	hostcpu_block("tee", "tee_ioctl_qemu_cpu", "  per invoke", "microseconds/invoke", "a b d")
 	if (!json)
-		printf "\n  per unit: emulator exits (popf, sti, iret, int3), clock reads (rdtsc), QEMU's CPU\n  ns per guest instruction, the share of the run QEMU was on a CPU (busy), and the\n  guest instructions TCG translated (xlated: code new to it, or translated again)\n"
+		printf "\n  per unit: emulator exits (popf, sti, iret, int3), clock reads (rdtsc), QEMU's CPU\n  ns per guest instruction, the share of the run QEMU was on a CPU (busy), and the\n  guest instructions TCG translated (xlated: code new to it, or translated again);\n  NET_RX: the NET_RX softirq runs of the whole run per unit (how the packets were\n  batched: fewer runs, more packets each)\n"
 	ops_block("handshake", "handshake_ops", "  per handshake", "a b c d e")
 	ops_block("packets", "packet_ops", "  per echo", "a b c d e")
 	ops_block("tee", "tee_ioctl_ops", "  per invoke", "a b d")
