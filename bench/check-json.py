@@ -44,13 +44,13 @@ def problems(bench):
         for config in configs:
             if not rows.get(config, {}).get("cpu_ns_per_insn", 0) > 0:
                 yield "%s: configuration %s has no CPU time per instruction" % (key, config)
+            elif not all(rows[config].get(k, -1) >= 0
+                         for k in ("blocks_translated", "insns_translated")):
+                yield "%s: configuration %s has no translation counts" % (key, config)
             # handshakes and echoes cross the lab NICs: NET_RX ran for them
             runs = rows.get(config, {}).get("netrx_runs")
             if runs is None or runs < 0 or (key != "tee_ioctl_ops" and not runs > 0):
                 yield "%s: configuration %s has no NET_RX runs per unit" % (key, config)
-            elif not all(rows[config].get(k, -1) >= 0
-                         for k in ("blocks_translated", "insns_translated")):
-                yield "%s: configuration %s has no translation counts" % (key, config)
     for where in ("guest", "host"):
         costs = bench.get("opcost_ns", {}).get(where, {})
         if not all(costs.get(k, 0) > 0 for k in ("insn", "exit", "clock")):
