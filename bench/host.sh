@@ -9,6 +9,27 @@
 #                             counter (insns.so,out=OUT/insns.txt,PLUGIN_ARGS),
 #                             its output in OUT/guest.txt
 #   bench_check_marks OUT     the guest made as many markers as QEMU counted
+#   bench_counts OPTIONS VALUE...  every VALUE a positive whole number, or
+#                             die naming OPTIONS
+#   bench_window WINDOW       a packet window udpbench keeps (1 to 4096)
+
+# bench_counts OPTIONS VALUE... - die unless every VALUE is a positive whole
+# number ("0", "00" and "" are not)
+bench_counts() {
+	local opts=$1 v
+
+	shift
+	for v in "$@"; do
+		case $v in ''|*[!0-9]*) die "$opts take positive whole numbers" ;; esac
+		[ $((10#$v)) -gt 0 ] || die "$opts take positive whole numbers"
+	done
+}
+
+# bench_window WINDOW - die unless udpbench can keep WINDOW datagrams in
+# flight (a positive whole number already)
+bench_window() {
+	[ $((10#$1)) -le 4096 ] || die "-w: from 1 to 4096 datagrams in flight (udpbench)"
+}
 
 # bench_prepare OUT KERNEL - OUT emptied, everything the guest runs built
 bench_prepare() {

@@ -100,7 +100,7 @@ def main():
     with open(args.results) as f:
         for line in f:
             w = line.split()
-            if w and w[0] == "span" and len(w) >= 7:
+            if w and w[0] == "span" and len(w) == 8:
                 spans[int(w[5])] = (w[1], w[2], w[3], int(w[4]), float(w[6]))
                 if w[2] not in configs:
                     configs.append(w[2])
