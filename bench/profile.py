@@ -12,7 +12,10 @@ the directory of the symbol files. For each item, every configuration's
 instructions per unit (summed over the rounds, divided by the units), by
 where they ran (teeprobe.ko, the kprobe and ftrace trampolines, other
 modules, the kernel, user space), then the functions whose count differs
-most from the first configuration's.
+most from the first configuration's, and the processes and threads user
+space created inside the measured intervals (calls of the clone and fork
+system calls: none, when the load programs start theirs before the
+interval, as they must for the count to hold their units of work alone).
 """
 import argparse
 import bisect
@@ -20,6 +23,10 @@ import collections
 import sys
 
 USER_TOP = 0x0000800000000000
+
+# the system calls that create a process or a thread (x86-64 entry points)
+CLONE_CALLS = ("__x64_sys_clone", "__x64_sys_clone3", "__x64_sys_fork",
+               "__x64_sys_vfork")
 
 
 def die(msg):
@@ -197,6 +204,10 @@ def main():
             per = {c: counts.get(c, 0) / units[item, c] for c in cs}
             print("  %-32s" % name + "".join("%12.1f" % per[c] for c in cs) +
                   "".join("%+11.1f" % (per[c] - per[base]) for c in cs if c != base))
+        clones = {c: sum(calls[item, c].get((name, ""), 0) for name in CLONE_CALLS)
+                  for c in cs}
+        print("  clone/fork system calls in the measured intervals: " +
+              ", ".join("(%s) %d" % (c, clones[c]) for c in cs))
         if len(cs) < 2:
             print()
             continue
