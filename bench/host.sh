@@ -2,7 +2,8 @@
 # host.sh - what bench/run and bench/profile do alike on the host (sourced,
 # after scripts/cache.sh, with $top the source tree):
 #
-#   bench_prepare OUT KERNEL  a fresh OUT, the tools, the lab, the
+#   bench_prepare OUT KERNEL  what is missing installed (scripts/deps), a
+#                             fresh OUT, the tools, the lab, the
 #                             instruction counter and the modules built
 #   bench_guest OUT KERNEL CLOCKSOURCE PLUGIN_ARGS -- CMD [ARG...]
 #                             CMD in one guest boot under the instruction
@@ -38,6 +39,9 @@ bench_prepare() {
 	[ "$kid" != lab ] || die "the lab kernel is a debug kernel (KASAN, lockdep): its costs are not teeprobe's"
 	rm -rf "$out"
 	mkdir -p "$out"
+	# What make bench's deps target does, for bench/run and bench/profile
+	# run directly on a fresh machine (nothing is installed when all is)
+	"$top/scripts/deps" || die "installing what the bench needs failed (scripts/deps)"
 	make -C "$top/tools" >"$out/build.log" 2>&1 || die "building the tools failed ($out/build.log)"
 	make -C "$top/lab" >>"$out/build.log" 2>&1 || die "building the lab failed ($out/build.log)"
 	make -C "$top/bench/insns" >>"$out/build.log" 2>&1 ||
