@@ -6,16 +6,20 @@ their configurations and a positive median, the exits, clock reads, CPU
 per instruction, TCG's translations and NET_RX runs of each, the guest's and the host's operation costs,
 the run's sizes, the memory stages, the report speed of both tools, the targets (each with
 its verdict, the rate targets with their median's confidence interval), and that
-the guest ran without address-space randomisation. Exit
+the guest ran without address-space randomisation. Under KVM ("accel":
+"kvm", bench/run -a kvm) there is no instruction counter: the counts, QEMU's
+CPU time, the per-unit operations and their targets must be absent. Exit
 status 1 with the reasons otherwise. It checks the shape, not the figures:
 make check runs the bench at a tiny size (bench/run --quick)."""
 import json
 import sys
 
-RATES = {"handshake_rate": "abcde", "packet_rate": "abcde", "tee_ioctl_rate": "abd",
-         "handshake_insns": "abcde", "packet_insns": "abcde", "tee_ioctl_insns": "abd",
-         "handshake_qemu_cpu": "abcde", "packet_qemu_cpu": "abcde", "tee_ioctl_qemu_cpu": "abd"}
+RATES = {"handshake_rate": "abcde", "packet_rate": "abcde", "tee_ioctl_rate": "abd"}
+COUNTED = {"handshake_insns": "abcde", "packet_insns": "abcde", "tee_ioctl_insns": "abd",
+           "handshake_qemu_cpu": "abcde", "packet_qemu_cpu": "abcde", "tee_ioctl_qemu_cpu": "abd"}
 OPS = {"handshake_ops": "abcde", "packet_ops": "abcde", "tee_ioctl_ops": "abd"}
+# 4 rate targets, 4 by instructions and 4 by QEMU's CPU (TCG only), 4 others
+TARGETS = {"tcg": 16, "kvm": 8}
 STAGES = ["loaded", "connections", "flood"]
 SIZES = ["connections", "packet_seconds", "packet_window", "invokes", "memory_connections",
          "syns", "trace_seconds"]
@@ -27,11 +31,20 @@ def problems(bench):
     # run's new processes otherwise); the figure says it was.
     if bench.get("aslr") != 0:
         yield "aslr: %s, wanted 0 (the guest's randomize_va_space)" % bench.get("aslr")
+    accel = bench.get("accel")
+    if accel not in TARGETS:
+        yield "accel: %s, wanted tcg or kvm" % accel
+        return
+    counted = accel == "tcg"
     sizes = bench.get("sizes", {})
     for size in SIZES:
         if not (isinstance(sizes.get(size), int) and sizes[size] > 0):
             yield "sizes: no %s" % size
-    for key, configs in RATES.items():
+    if not counted:
+        for key in list(COUNTED) + list(OPS):
+            if key in bench:
+                yield "%s: present under %s, which has no instruction counter" % (key, accel)
+    for key, configs in dict(RATES, **(COUNTED if counted else {})).items():
         rows = {row.get("config"): row for row in bench.get(key, {}).get("configs", [])}
         for config in configs:
             row = rows.get(config)
@@ -39,7 +52,7 @@ def problems(bench):
                 yield "%s: no configuration %s" % (key, config)
             elif not row.get("median", 0) > 0 or not row.get("ratio", 0) > 0:
                 yield "%s: configuration %s has no rate" % (key, config)
-    for key, configs in OPS.items():
+    for key, configs in (OPS if counted else {}).items():
         rows = {row.get("config"): row for row in bench.get(key, [])}
         for config in configs:
             if not rows.get(config, {}).get("cpu_ns_per_insn", 0) > 0:
@@ -67,8 +80,9 @@ def problems(bench):
     tools = [t.get("tool") for t in report.get("tools", []) if t.get("median", 0) > 0]
     if not report.get("events", 0) > 0 or tools != ["trace-cmd", "teeprobe"]:
         yield "report_speed: events %s, tools %s" % (report.get("events"), tools)
-    if len(bench.get("targets", [])) < 15:
-        yield "targets: %d listed" % len(bench.get("targets", []))
+    if len(bench.get("targets", [])) != TARGETS[accel]:
+        yield "targets: %d listed, wanted %d under %s" % (len(bench.get("targets", [])),
+                                                        TARGETS[accel], accel)
     for t in bench.get("targets", []):
         if t.get("verdict") not in ("met", "missed", "unresolved") or \
                 t.get("met") != (t.get("verdict") == "met"):

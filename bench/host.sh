@@ -8,7 +8,9 @@
 #   bench_guest OUT KERNEL CLOCKSOURCE PLUGIN_ARGS -- CMD [ARG...]
 #                             CMD in one guest boot under the instruction
 #                             counter (insns.so,out=OUT/insns.txt,PLUGIN_ARGS),
-#                             its output in OUT/guest.txt
+#                             its output in OUT/guest.txt; with BENCH_ACCEL=kvm
+#                             under KVM instead, and no counter (TCG's alone)
+#   bench_kvm_usable          die unless this host can run a KVM guest
 #   bench_check_marks OUT     the guest made as many markers as QEMU counted
 #   bench_counts OPTIONS VALUE...  every VALUE a positive whole number, or
 #                             die naming OPTIONS
@@ -49,8 +51,16 @@ bench_prepare() {
 	"$top/scripts/build-modules" "$kid" >/dev/null
 }
 
+# bench_kvm_usable - die unless /dev/kvm is there for this user: asked
+# for KVM, the bench does not fall back on the emulator
+bench_kvm_usable() {
+	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] ||
+		die "-a kvm: this host has no usable /dev/kvm (no KVM here: -a tcg, the default, runs anywhere)"
+}
+
 # bench_guest OUT KERNEL CLOCKSOURCE PLUGIN_ARGS -- CMD [ARG...] - CMD in a
-# guest booted on CLOCKSOURCE, under the instruction counter
+# guest booted on CLOCKSOURCE, under the instruction counter (TCG), or
+# under KVM with BENCH_ACCEL=kvm: real CPUs' timings, no counter
 bench_guest() {
 	local out=$1 kid=$2 clock=$3 plugin=$4 append
 
@@ -60,7 +70,12 @@ bench_guest() {
 	# "unsynchronized" and falls back to the HPET.
 	append="clocksource=$clock"
 	[ "$clock" = tsc ] && append="$append tsc=reliable"
-	TP_QEMU_PLUGIN="$top/bench/insns/insns.so,out=$out/insns.txt${plugin:+,$plugin}" \
+	if [ "${BENCH_ACCEL:-tcg}" = kvm ]; then
+		export TP_QEMU_ACCEL=kvm TP_QEMU_CPU=host
+		unset TP_QEMU_PLUGIN
+	else
+		export TP_QEMU_PLUGIN="$top/bench/insns/insns.so,out=$out/insns.txt${plugin:+,$plugin}"
+	fi
 	TP_APPEND="$append ${TP_APPEND:-}" "$top/tests/vm/vm-run" -q -k "$kid" -t 7200 -o "$out/guest" -- \
 		"$@" >"$out/guest.txt" 2>&1 ||
 		{ grep -v '^# ' "$out/guest.txt" | tail -n 20 >&2; die "the guest part failed (logs in $out)"; }
