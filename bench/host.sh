@@ -62,7 +62,7 @@ bench_kvm_usable() {
 # guest booted on CLOCKSOURCE, under the instruction counter (TCG), or
 # under KVM with BENCH_ACCEL=kvm: real CPUs' timings, no counter
 bench_guest() {
-	local out=$1 kid=$2 clock=$3 plugin=$4 append
+	local out=$1 kid=$2 clock=$3 plugin=$4 append qemu
 
 	shift 5
 	# tsc=reliable: the TSCs of single-threaded TCG's vCPUs all follow the
@@ -70,13 +70,13 @@ bench_guest() {
 	# "unsynchronized" and falls back to the HPET.
 	append="clocksource=$clock"
 	[ "$clock" = tsc ] && append="$append tsc=reliable"
+	# vm-run's QEMU settings, for this boot alone
 	if [ "${BENCH_ACCEL:-tcg}" = kvm ]; then
-		export TP_QEMU_ACCEL=kvm TP_QEMU_CPU=host
-		unset TP_QEMU_PLUGIN
+		qemu=(TP_QEMU_ACCEL=kvm TP_QEMU_CPU=host TP_QEMU_PLUGIN=)
 	else
-		export TP_QEMU_PLUGIN="$top/bench/insns/insns.so,out=$out/insns.txt${plugin:+,$plugin}"
+		qemu=("TP_QEMU_PLUGIN=$top/bench/insns/insns.so,out=$out/insns.txt${plugin:+,$plugin}")
 	fi
-	TP_APPEND="$append ${TP_APPEND:-}" "$top/tests/vm/vm-run" -q -k "$kid" -t 7200 -o "$out/guest" -- \
+	env "${qemu[@]}" TP_APPEND="$append ${TP_APPEND:-}" "$top/tests/vm/vm-run" -q -k "$kid" -t 7200 -o "$out/guest" -- \
 		"$@" >"$out/guest.txt" 2>&1 ||
 		{ grep -v '^# ' "$out/guest.txt" | tail -n 20 >&2; die "the guest part failed (logs in $out)"; }
 }

@@ -406,6 +406,7 @@ END {
 		rate_targets(ratio_hostcpu, 2, "(%s) %s, by QEMU's CPU >= %d%%", "handshake packets")
 	}
 	memory_targets()
+	print_targets()
 }
 
 # counted_items - items 6 and 7, from TCG's instruction counter
@@ -428,7 +429,7 @@ function counted_items() {
 	ops_block("tee", "tee_ioctl_ops", "  per invoke", "a b d")
 }
 
-# memory_targets - the memory and report targets, then every target's line
+# memory_targets - the memory and report targets
 function memory_targets() {
 	target("fixed memory <= 256 KiB per CPU", fixed / cpus, 262144, fixed / cpus <= 262144 ? "met" : "MISSED", kib(fixed / cpus) " KiB")
 	target("per-CPU data <= 256 KiB per CPU", percpu_data, 262144, percpu_data <= 262144 ? "met" : "MISSED", kib(percpu_data) " KiB")
@@ -436,6 +437,10 @@ function memory_targets() {
 	# kernel's own counters, far below the SYNs' count times an entry.
 	target("bounded under SYN flood (growth <= 64 KiB)", flood_growth, 65536, flood_growth <= 65536 && extra["flood", "in_use"] <= extra["flood", "table_size"] ? "met" : "MISSED", kib(flood_growth) " KiB")
 	target("teeprobe report >= 2x trace-cmd report", report_ratio, 2, report_ratio >= 2 ? "met" : "MISSED", sprintf("%.2fx", report_ratio))
+}
+
+# print_targets - every target's line, or the JSON's targets and its end
+function print_targets(   i) {
 	if (json) {
 		printf ",\"targets\":["
 		for (i = 1; i <= nt; i++) {
