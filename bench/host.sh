@@ -10,11 +10,13 @@
 #                             counter (insns.so,out=OUT/insns.txt,PLUGIN_ARGS),
 #                             its output in OUT/guest.txt; with BENCH_ACCEL=kvm
 #                             under KVM instead, and no counter (TCG's alone)
-#   bench_kvm_usable          die unless this host can run a KVM guest
+#   bench_kvm_usable          die unless QEMU runs a guest under KVM here
+#                             (scripts/kvm.sh asks it), with QEMU's reason
 #   bench_check_marks OUT     the guest made as many markers as QEMU counted
 #   bench_counts OPTIONS VALUE...  every VALUE a positive whole number, or
 #                             die naming OPTIONS
 #   bench_window WINDOW       a packet window udpbench keeps (1 to 4096)
+. "$top/scripts/kvm.sh"
 
 # bench_counts OPTIONS VALUE... - die unless every VALUE is a positive whole
 # number ("0", "00" and "" are not)
@@ -51,11 +53,13 @@ bench_prepare() {
 	"$top/scripts/build-modules" "$kid" >/dev/null
 }
 
-# bench_kvm_usable - die unless /dev/kvm is there for this user: asked
-# for KVM, the bench does not fall back on the emulator
+# bench_kvm_usable - die unless QEMU runs a vCPU under KVM with the CPU
+# model bench_guest asks for (a /dev/kvm that opens is not enough: nested
+# virtualization may abort or hang the guest): asked for KVM, the bench
+# does not fall back on the emulator
 bench_kvm_usable() {
-	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] ||
-		die "-a kvm: this host has no usable /dev/kvm (no KVM here: -a tcg, the default, runs anywhere)"
+	kvm_usable host ||
+		die "-a kvm: this host has no usable KVM: $KVM_WHY (-a tcg, the default, runs anywhere)"
 }
 
 # bench_guest OUT KERNEL CLOCKSOURCE PLUGIN_ARGS -- CMD [ARG...] - CMD in a

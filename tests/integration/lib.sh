@@ -65,7 +65,7 @@ check_fails() {
 	shift 2
 	out=$(run_step "$@" 2>&1)
 	rc=$?
-	if [ "$rc" -ge 1 ] && [ "$rc" -le 125 ] && echo "$out" | grep -Eq "$pattern"; then
+	if [ "$rc" -ge 1 ] && [ "$rc" -le 125 ] && echo "$out" | grep -Eq -e "$pattern"; then
 		tap_result 0 "$name"
 	else
 		tap_result 1 "$name"
