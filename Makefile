@@ -7,6 +7,7 @@
 #   make demo       the lab case in a QEMU guest, with its diagnosis
 #   make bench      benchmarks (ratios measured side by side)
 #   make stress     reliability runs at full size (lab kernel, fuzzing)
+#   make htmldocs   Documentation/ as HTML in build/doc (warnings are errors)
 #   make install    teeprobe.ko for KVER, the tools, man pages and docs
 #                   (PREFIX, DESTDIR; Documentation/install.rst)
 #   make uninstall  remove what make install installed
@@ -42,7 +43,7 @@ DKMS_FILES	:= module/dkms.conf module/Kbuild \
 		   $(filter-out %.mod.c,$(wildcard module/*.c)) $(wildcard module/*.h)
 DEST		:= $(if $(DESTDIR),$(abspath $(DESTDIR)))
 
-.PHONY: all modules module tools man lab check demo bench stress clean deps \
+.PHONY: all modules module tools man htmldocs lab check demo bench stress clean deps \
 	kdir-check install install-module install-tools install-man install-doc \
 	uninstall dkms-source install-dkms uninstall-dkms
 
@@ -73,6 +74,12 @@ build/man/%.1: Documentation/%.rst module/teeprobe.h
 	@grep -q '^\.TH "[^"]*" 1 ' $@.tmp || { rm -f $@.tmp; echo "$<: not a man page: one top-level section (the subtitle) and ':Manual section: 1' after it" >&2; exit 1; }
 	sed '1,/^\.TH /s/^\(\.TH "[^"]*" 1 "[^"]*"\) ""/\1 "teeprobe $(VERSION)"/' $@.tmp >$@
 	@rm -f $@.tmp
+
+# Every page of Documentation/, with Sphinx as the kernel builds its own;
+# a warning (a broken heading, a page left out of index.rst) is an error.
+htmldocs:
+	@command -v sphinx-build >/dev/null || { echo "no sphinx-build: install python3-sphinx (scripts/deps)" >&2; exit 1; }
+	sphinx-build -W --keep-going -q -b html Documentation build/doc
 
 install: install-module install-tools install-man install-doc
 

@@ -904,7 +904,9 @@ static bool tcp_phase_line(const struct snapshot *s, const char *port,
 	const char *text = snapshot_text(s, "tcp_stats");
 	char *copy, *line, *save = NULL, p1[32], p2[32];
 	bool found = false;
+	double t[5];
 
+	/* A port or phase without a line is all zeros, not another line's. */
 	memset(v, 0, 5 * sizeof(double));
 	if (!text)
 		return false;
@@ -912,9 +914,11 @@ static bool tcp_phase_line(const struct snapshot *s, const char *port,
 	for (line = strtok_r(copy, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save))
 		if (sscanf(line, "phase %31s %31s %lf %lf %lf %lf %lf", p1, p2,
-			   &v[0], &v[1], &v[2], &v[3], &v[4]) == 7 &&
-		    !strcmp(p1, port) && !strcmp(p2, phase))
+			   &t[0], &t[1], &t[2], &t[3], &t[4]) == 7 &&
+		    !strcmp(p1, port) && !strcmp(p2, phase)) {
+			memcpy(v, t, sizeof(t));
 			found = true;
+		}
 	free(copy);
 	return found;
 }

@@ -313,6 +313,32 @@ static void test_stall(void)
 	       READ_STALL_S);
 }
 
+/*
+ * test_phase_line - a port's phase that tcp_stats has no line for reads as
+ * zeros: the numbers of the line read before it (a phantom connect_call
+ * row in report when the module counted no connect() call) are not kept
+ */
+static void test_phase_line(void)
+{
+	struct snapshot s = { 0 };
+	double v[5] = { 0 };
+	bool found;
+
+	snapshot_add_line(&s, "tcp_stats", "# port phase count sum_ns max_ns p50_ns p99_ns");
+	snapshot_add_line(&s, "tcp_stats", "phase 7000 syn_synack 20 4000 500 128 511");
+	snapshot_add_line(&s, "tcp_stats", "phase 7000 ack_accept 10 9000 2000 1024 2047");
+	found = tcp_phase_line(&s, "7000", "connect_call", v);
+	tap_ok(!found && !v[0] && !v[1] && !v[2] && !v[3] && !v[4],
+	       "phase line: a phase without a line reads as zeros (got %g %g %g)",
+	       v[0], v[1], v[2]);
+	found = tcp_phase_line(&s, "7001", "syn_synack", v);
+	tap_ok(!found && !v[0], "phase line: a port without a line reads as zeros");
+	found = tcp_phase_line(&s, "7000", "syn_synack", v);
+	tap_ok(found && v[0] == 20 && v[1] == 4000 && v[2] == 500,
+	       "phase line: a present phase reads its own numbers");
+	snapshot_free(&s);
+}
+
 int main(void)
 {
 	/* the messages of the damaged files are not this test's output */
@@ -326,5 +352,6 @@ int main(void)
 	test_damaged();
 	test_last_child();
 	test_stall();
+	test_phase_line();
 	return tap_done();
 }
