@@ -19,40 +19,51 @@
 				unsigned int prev_state
 
 /*
- * TCP handshake probes (tcp.c). Tracepoints are used where the kernel has
+ * sched:sched_wakeup passes the woken task, in 6.1 and 6.12 alike.
+ */
+#define TP_SCHED_WAKEUP_PROTO	void *data, struct task_struct *p
+
+/*
+ * TCP handshake hooks (tcp.c). Tracepoints are used where the kernel has
  * them; the request-socket steps have none in 6.1 or 6.12, so they are
- * kprobes on functions that exist, out of line, in both (each is exported
- * or called through a function pointer, so it cannot be inlined away):
+ * entry hooks (fhook.h: ftrace, or kprobes where a module cannot read the
+ * arguments from ftrace) on functions that exist, out of line, in both
+ * (each is exported or called through a function pointer, so it cannot be
+ * inlined away):
  *
  *   tcp_conn_request        exported; every SYN to a listener, both
- *                           families (kretprobe: did it answer?)
+ *                           families, with the SYN's skb
  *   tcp_v{4,6}_send_synack  request_sock_ops->send_synack: the first
- *                           SYN/ACK (and retransmits, told apart by their
- *                           missing syn_skb argument)
+ *                           SYN/ACK, with the SYN's skb (retransmits have
+ *                           none)
  *   tcp_v{4,6}_syn_recv_sock  icsk_af_ops->syn_recv_sock: the final ACK
- *                           makes the child socket (kretprobe)
+ *                           is about to make the child socket (or finds
+ *                           the accept queue full)
+ *   inet_csk_complete_hashdance  exported: the child made, with its
+ *                           request socket, goes to the accept queue
  *   tcp_v{4,6}_reqsk_destructor  request_sock_ops->destructor: every
  *                           request socket freed; with a child, in
  *                           inet_csk_accept: accept() hands it out
  *   inet_stream_connect     exported, proto_ops->connect: the connect()
  *                           call a client waits in (kretprobe; it sleeps)
  *
- * The destructors also run in process context, where a kprobe handler
- * would make kprobe hits of softirqs on that CPU count as missed (kprobes
- * do not nest): they are hooked with ftrace where the kernel lets a module
- * read the arguments (DYNAMIC_FTRACE_WITH_REGS: x86-64 on both kernels),
- * with kprobes elsewhere. For the same reason accept() is seen through the
- * destructor, not a kretprobe on inet_csk_accept: with both as kprobes,
- * about 1 % of the SYN probes' hits were missed in 6.12 guests.
+ * Why entry hooks and not kprobes: kprobes do not nest, and while any
+ * kprobe handler runs in a process (the connect() kretprobe's, a TEE
+ * ioctl's) the NET_RX softirq an interrupt runs at its exit loses every
+ * SYN and ACK of its batch to "missed" (ab's non-blocking connects lost
+ * 3 to 13 % of the handshakes in 6.1 guests). The return values the
+ * kretprobes read are now seen elsewhere: the SYN/ACK is paired with its
+ * SYN by the skb, the child comes from inet_csk_complete_hashdance, and
+ * SYNs left unanswered are counted as the rest.
  *
  * Tracepoints: tcp:tcp_retransmit_synack for retransmits and
  * sock:inet_sock_set_state for the client side (SYN_SENT -> ESTABLISHED).
- * Their prototypes, and the argument positions of the probed functions,
+ * Their prototypes, and the argument positions of the hooked functions,
  * are the same in 6.1 and 6.12.
  */
-#define TP_TCP_REQSK_FTRACE	IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
 #define TP_TCP_CONN_REQUEST		"tcp_conn_request"
 #define TP_TCP_CONN_REQUEST_ARG_SK	2	/* (rsk_ops, af_ops, sk, skb) */
+#define TP_TCP_CONN_REQUEST_ARG_SKB	3
 #define TP_TCP_V4_SEND_SYNACK		"tcp_v4_send_synack"
 #define TP_TCP_V6_SEND_SYNACK		"tcp_v6_send_synack"
 /* (sk, dst, fl, req, foc, synack_type, syn_skb) */
@@ -65,8 +76,12 @@
 /* (sk, skb, req, dst, req_unhash, own_req) -> child or NULL */
 #define TP_TCP_SYN_RECV_SOCK_ARG_SK	0
 #define TP_TCP_SYN_RECV_SOCK_ARG_SKB	1
-#define TP_TCP_SYN_RECV_SOCK_ARG_REQ	2
-#define TP_TCP_SYN_RECV_SOCK_ARG_OWN_REQ	5
+#define TP_TCP_HASHDANCE		"inet_csk_complete_hashdance"
+/* (sk, child, req, own_req) -> the child, or NULL */
+#define TP_TCP_HASHDANCE_ARG_SK		0
+#define TP_TCP_HASHDANCE_ARG_CHILD	1
+#define TP_TCP_HASHDANCE_ARG_REQ	2
+#define TP_TCP_HASHDANCE_ARG_OWN_REQ	3
 #define TP_TCP_V4_REQSK_DESTRUCTOR	"tcp_v4_reqsk_destructor"
 #define TP_TCP_V6_REQSK_DESTRUCTOR	"tcp_v6_reqsk_destructor"
 #define TP_TCP_INET_STREAM_CONNECT	"inet_stream_connect"

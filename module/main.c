@@ -127,6 +127,7 @@ void teeprobe_reset_all(void)
 	teeprobe_tee_reset();
 	teeprobe_softirq_reset();
 	teeprobe_tcp_reset();
+	teeprobe_acceptors_reset();
 	generation = atomic_inc_return(&teeprobe_reset_generation);
 	trace_teeprobe_reset(generation);
 }
@@ -142,9 +143,12 @@ static int __init teeprobe_init(void)
 	ret = teeprobe_softirq_init();
 	if (ret)
 		goto out_tee_exit;
-	ret = teeprobe_tcp_init();
+	ret = teeprobe_acceptors_init();
 	if (ret)
 		goto out_softirq_exit;
+	ret = teeprobe_tcp_init();
+	if (ret)
+		goto out_acceptors_exit;
 	ret = teeprobe_debugfs_init();
 	if (ret)
 		goto out_tcp_exit;
@@ -154,6 +158,8 @@ static int __init teeprobe_init(void)
 
 out_tcp_exit:
 	teeprobe_tcp_exit();
+out_acceptors_exit:
+	teeprobe_acceptors_exit();
 out_softirq_exit:
 	teeprobe_softirq_exit();
 out_tee_exit:
@@ -166,6 +172,7 @@ static void __exit teeprobe_exit(void)
 {
 	teeprobe_debugfs_exit();
 	teeprobe_tcp_exit();
+	teeprobe_acceptors_exit();
 	teeprobe_softirq_exit();
 	teeprobe_tee_exit();
 	pr_info("unloaded\n");

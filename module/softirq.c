@@ -254,6 +254,26 @@ static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	local_irq_restore(flags);
 }
 
+/*
+ * teeprobe_netrx_packet_wait_ns - how long a packet that this CPU's NET_RX
+ * run handles at @now has waited for NET_RX: from the raise the run serves
+ * (the NIC's interrupt) to its entry, and the run so far. That is the
+ * packet's own wait when it was in the ring at the raise (a packet that
+ * came during the run waited less). 0 when no NET_RX run is in progress on
+ * this CPU: the packet is handled in process context (a socket's backlog).
+ * Called with preemption off, from NET_RX's own call chain.
+ */
+u64 teeprobe_netrx_packet_wait_ns(u64 now)
+{
+	const struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
+	u64 entry = READ_ONCE(st->entry_ns);
+	s64 delay = READ_ONCE(st->run_delay_ns);
+
+	if (!entry || !in_serving_softirq())
+		return 0;
+	return (delay > 0 ? delay : 0) + teeprobe_ns_delta(entry, now);
+}
+
 static struct teeprobe_hook netrx_hooks[] = {
 	{ .name = "softirq_raise", .probe = tp_softirq_raise },
 	{ .name = "softirq_entry", .probe = tp_softirq_entry },

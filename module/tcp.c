@@ -23,9 +23,15 @@
  * The table is allocated at load (tcp_table_size entries); when it has no
  * room a handshake is counted as untracked and nothing is allocated.
  *
- * The SYN -> SYN/ACK step happens inside one tcp_conn_request call, in
- * softirq context on one CPU: its kretprobe publishes the SYN being served
- * in a per-CPU pointer that the send_synack probe reads.
+ * The server side is seen at function entries (fhook.h: ftrace callbacks,
+ * which nest across contexts, where kprobes would miss the SYNs of a
+ * softirq that interrupts another kprobe's handler). The SYN -> SYN/ACK
+ * step happens inside one tcp_conn_request call on one CPU: its hook
+ * publishes the SYN being served, per CPU and context, and the send_synack
+ * hook pairs the SYN/ACK with it by the SYN's skb, which tcp_conn_request
+ * passes on. SYNs answered by no SYN/ACK are the rest: syns less synacks
+ * and syncookies. Each handshake also carries its own packets' waits for
+ * NET_RX (softirq.c): the SYN's and the final ACK's.
  *
  * Counters and histograms are per CPU and per port (the listening port on
  * the server, the remote port on the client), updated with interrupts
@@ -62,6 +68,7 @@
 #include <net/tcp.h>
 
 #include "compat.h"
+#include "fhook.h"
 #include "hist.h"
 #include "tcp.h"
 #include "tcp_table.h"
@@ -131,8 +138,12 @@ MODULE_PARM_DESC(tcp_timeout_s, "seconds after which a handshake never seen to f
 
 /* ---- state ---------------------------------------------------------- */
 
-/* Ports get a slot on first sight; slot 0 counts every port beyond. */
-#define TP_TCP_PORTS		16
+/*
+ * Ports get a slot on first sight; slot 0 counts every port beyond. Eleven
+ * ports and "other" keep a CPU's counters, with seven phase histograms a
+ * port, within alloc_percpu's 32 KiB unit.
+ */
+#define TP_TCP_PORTS		12
 #define TP_TCP_EXPIRE_NS	NSEC_PER_SEC	/* expiry pass at most this often */
 
 /* Table keys: the socket's address with its kind in the low bits */
@@ -149,25 +160,22 @@ struct tp_tcp_cpu {
 	struct teeprobe_tcp_counts win;			/* its counters */
 };
 
-/* A SYN being served by tcp_conn_request on this CPU (kretprobe data) */
+/*
+ * The SYN tcp_conn_request serves on this CPU, in softirq context or in
+ * process context (a listener's backlog, processed as its owner releases
+ * it, which a softirq can interrupt): one per context
+ */
 struct tp_syn {
 	const struct sock *listener;
-	struct tp_syn *prev;	/* the one it interrupted, if any */
+	const struct sk_buff *skb;
 	u64 syn_ns;
+	u32 wait_ns;		/* its wait for NET_RX */
 	unsigned int slot;
 	bool answered;
 };
 
-/* What the syn_recv_sock kretprobe keeps between entry and return */
-struct tp_child {
-	const struct sock *listener;
-	const struct request_sock *req;
-	const bool *own_req;
-	bool skip;
-};
-
 static struct tp_tcp_cpu __percpu *tcp_cpu;
-static DEFINE_PER_CPU(struct tp_syn *, tcp_syn_now);
+static DEFINE_PER_CPU(struct tp_syn, tcp_syn_now[2]);
 static u32 tcp_ports[TP_TCP_PORTS];
 static struct teeprobe_tcp_table tcp_table;
 static struct teeprobe_tcp_bucket *tcp_buckets;
@@ -202,9 +210,25 @@ static unsigned int port_slot(u16 port)
 
 /* ---- accounting --------------------------------------------------------- */
 
+/*
+ * fill_syn_drops - SYNs answered by no SYN/ACK, in @c: every SYN is
+ * answered by its tcp_conn_request call on its own CPU, so the rest of the
+ * SYNs counted on a CPU were dropped (a SYN being served right now counts
+ * among them until its SYN/ACK leaves)
+ */
+static void fill_syn_drops(struct teeprobe_tcp_counts *c)
+{
+	u64 answered = c->count[TEEPROBE_TCP_SYNACKS] +
+		       c->count[TEEPROBE_TCP_SYNCOOKIES];
+
+	c->count[TEEPROBE_TCP_SYN_DROPS] = c->count[TEEPROBE_TCP_SYNS] > answered ?
+		c->count[TEEPROBE_TCP_SYNS] - answered : 0;
+}
+
 /* hs_window_close - emit the closed window @w of this CPU and start afresh */
 static void hs_window_close(struct tp_tcp_cpu *st, const struct teeprobe_window *w)
 {
+	fill_syn_drops(&st->win);
 	trace_teeprobe_tcp_window(smp_processor_id(), w->start_ns, w->len_ns,
 				  &st->win);
 	memset(&st->win, 0, sizeof(st->win));
@@ -290,157 +314,146 @@ static void hs_addrs(const struct sock *sk, struct teeprobe_tcp_addrs *a)
 	memcpy(a->daddr_v6, &v6, sizeof(a->daddr_v6));
 }
 
-/* ---- server side: probes ------------------------------------------------ */
-
-/* conn_request_entry - a SYN reaches a listener: publish it on this CPU */
-static int conn_request_entry(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
+/* wait32 - a wait in ns as the table keeps it, saturated */
+static u32 wait32(u64 ns)
 {
-	struct tp_syn *syn = (struct tp_syn *)ri->data;
+	return ns > U32_MAX ? U32_MAX : (u32)ns;
+}
+
+/* syn_now - this CPU's SYN being served in the current context */
+static struct tp_syn *syn_now(void)
+{
+	return this_cpu_ptr(&tcp_syn_now[in_serving_softirq() ? 1 : 0]);
+}
+
+/* ---- server side: hooks ------------------------------------------------ */
+
+/* conn_request_hook - a SYN reaches a listener: publish it on this CPU */
+static void conn_request_hook(struct pt_regs *regs)
+{
 	const struct sock *sk = (const struct sock *)
 		regs_get_kernel_argument(regs, TP_TCP_CONN_REQUEST_ARG_SK);
+	struct tp_syn *syn = syn_now();
+	u64 now = teeprobe_now_ns();
 
 	syn->listener = sk;
-	syn->syn_ns = teeprobe_now_ns();
+	syn->skb = (const struct sk_buff *)
+		regs_get_kernel_argument(regs, TP_TCP_CONN_REQUEST_ARG_SKB);
+	syn->syn_ns = now;
+	syn->wait_ns = wait32(teeprobe_netrx_packet_wait_ns(now));
 	syn->slot = port_slot(sk->sk_num);
 	syn->answered = false;
-	syn->prev = this_cpu_read(tcp_syn_now);
-	this_cpu_write(tcp_syn_now, syn);
-	hs_count_at(syn->syn_ns, syn->slot, TEEPROBE_TCP_SYNS);
+	hs_count_at(now, syn->slot, TEEPROBE_TCP_SYNS);
 	/* tcp_conn_request drops a SYN that finds the accept queue full. */
 	if (sk_acceptq_is_full(sk))
-		hs_count_at(syn->syn_ns, syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
-	return 0;
+		hs_count_at(now, syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
 }
-NOKPROBE_SYMBOL(conn_request_entry);
-
-/* conn_request_return - the SYN was served: answered, or dropped */
-static int conn_request_return(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
-{
-	struct tp_syn *syn = (struct tp_syn *)ri->data;
-
-	if (this_cpu_read(tcp_syn_now) == syn)
-		this_cpu_write(tcp_syn_now, syn->prev);
-	if (!syn->answered)
-		hs_count(syn->slot, TEEPROBE_TCP_SYN_DROPS);
-	return 0;
-}
-NOKPROBE_SYMBOL(conn_request_return);
+NOKPROBE_SYMBOL(conn_request_hook);
 
 /*
- * send_synack_pre - a SYN/ACK leaves. The first one of a request socket is
- * sent from inside tcp_conn_request for the SYN this CPU serves; others are
- * retransmits (counted by their tracepoint) and are left alone here.
+ * send_synack_hook - a SYN/ACK leaves. The first one of a request socket is
+ * sent from inside tcp_conn_request with the SYN's skb; retransmits have
+ * none (their tracepoint counts them) and are left alone here.
  */
-static int send_synack_pre(struct kprobe *kp, struct pt_regs *regs)
+static void send_synack_hook(struct pt_regs *regs)
 {
 	const struct sock *sk = (const struct sock *)
 		regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SK);
 	const struct request_sock *req = (const struct request_sock *)
 		regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_REQ);
 	int type = (int)regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_TYPE);
-	struct tp_syn *syn = this_cpu_read(tcp_syn_now);
+	const struct sk_buff *syn_skb = (const struct sk_buff *)
+		regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SYN_SKB);
+	struct tp_syn *syn = syn_now();
 	struct teeprobe_tcp_hs hs = {};
 
-	if (!syn || syn->answered) {
-		/*
-		 * tcp_conn_request passes the SYN (retransmits do not): its
-		 * probe missed this one, so the handshake is not followed.
-		 */
-		if (type == TCP_SYNACK_NORMAL &&
-		    regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SYN_SKB))
+	if (!syn_skb)
+		return;
+	if (syn->skb != syn_skb || syn->answered) {
+		/* Its SYN came before teeprobe's hook: not followed. */
+		if (type == TCP_SYNACK_NORMAL)
 			hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACKS);
-		return 0;
+		return;
 	}
-	/* Fast Open answers from the new child socket, not the listener. */
-	if (type != TCP_SYNACK_FASTOPEN && sk != syn->listener)
-		return 0;
 	syn->answered = true;
 	if (type == TCP_SYNACK_COOKIE) {
 		hs_count(syn->slot, TEEPROBE_TCP_SYNCOOKIES);
-		return 0;
+		return;
 	}
 	hs.synack_ns = teeprobe_now_ns();
 	hs_count_at(hs.synack_ns, syn->slot, TEEPROBE_TCP_SYNACKS);
 	if (type != TCP_SYNACK_NORMAL)
-		return 0;	/* Fast Open: its child exists already */
+		return;	/* Fast Open: its child exists already */
 	hs.syn_ns = syn->syn_ns;
+	hs.syn_wait_ns = syn->wait_ns;
 	hs.port = syn->listener->sk_num;
 	/* No room: the table counts it, accept() will count it untracked. */
 	teeprobe_tcp_table_insert(&tcp_table, hs_key(req, TP_TCP_KEY_REQ),
 				  hs.synack_ns, &hs);
-	return 0;
 }
-NOKPROBE_SYMBOL(send_synack_pre);
-
-/* syn_recv_sock_entry - a final ACK is about to make a child socket */
-static int syn_recv_sock_entry(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
-{
-	struct tp_child *c = (struct tp_child *)ri->data;
-
-	c->listener = (const struct sock *)
-		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SK);
-	c->req = (const struct request_sock *)
-		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_REQ);
-	c->own_req = (const bool *)
-		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_OWN_REQ);
-	c->skip = false;
-	return 0;
-}
-NOKPROBE_SYMBOL(syn_recv_sock_entry);
+NOKPROBE_SYMBOL(send_synack_hook);
 
 /*
- * syn_recv_sock_v6_entry - the same for IPv6; an IPv4 packet to an IPv6
- * listener is handed to tcp_v4_syn_recv_sock, whose probe does the work
+ * syn_recv_sock_hook - a final ACK is about to make a child socket: it
+ * makes none if the accept queue is full (the first thing
+ * tcp_v{4,6}_syn_recv_sock checks), and that is a listen overflow
  */
-static int syn_recv_sock_v6_entry(struct kretprobe_instance *ri,
-				  struct pt_regs *regs)
+static void syn_recv_sock_hook(struct pt_regs *regs)
 {
-	struct tp_child *c = (struct tp_child *)ri->data;
+	const struct sock *sk = (const struct sock *)
+		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SK);
+
+	if (sk_acceptq_is_full(sk))
+		hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_LISTEN_OVERFLOWS);
+}
+NOKPROBE_SYMBOL(syn_recv_sock_hook);
+
+/*
+ * syn_recv_sock_v6_hook - the same for IPv6; an IPv4 packet to an IPv6
+ * listener is handed on to tcp_v4_syn_recv_sock, whose hook counts it
+ */
+static void syn_recv_sock_v6_hook(struct pt_regs *regs)
+{
 	const struct sk_buff *skb = (const struct sk_buff *)
 		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SKB);
 
-	syn_recv_sock_entry(ri, regs);
-	c->skip = skb && skb->protocol == htons(ETH_P_IP);
-	return 0;
+	if (!skb || skb->protocol != htons(ETH_P_IP))
+		syn_recv_sock_hook(regs);
 }
-NOKPROBE_SYMBOL(syn_recv_sock_v6_entry);
+NOKPROBE_SYMBOL(syn_recv_sock_v6_hook);
 
-/* syn_recv_sock_return - the request socket's entry moves to its child */
-static int syn_recv_sock_return(struct kretprobe_instance *ri,
-				struct pt_regs *regs)
+/*
+ * hashdance_hook - inet_csk_complete_hashdance: the final ACK made @child
+ * for @req and it goes to the accept queue, if this CPU owns the request
+ * (another CPU that won the race for it keeps its own child). The request
+ * socket's entry moves to the child.
+ */
+static void hashdance_hook(struct pt_regs *regs)
 {
-	struct tp_child *c = (struct tp_child *)ri->data;
-	struct sock *child = (struct sock *)regs_return_value(regs);
+	const struct sock *sk = (const struct sock *)
+		regs_get_kernel_argument(regs, TP_TCP_HASHDANCE_ARG_SK);
+	const struct sock *child = (const struct sock *)
+		regs_get_kernel_argument(regs, TP_TCP_HASHDANCE_ARG_CHILD);
+	const struct request_sock *req = (const struct request_sock *)
+		regs_get_kernel_argument(regs, TP_TCP_HASHDANCE_ARG_REQ);
+	/* A bool argument: its register's upper bits are undefined. */
+	bool own_req = (u8)regs_get_kernel_argument(regs, TP_TCP_HASHDANCE_ARG_OWN_REQ);
+	unsigned int slot = port_slot(sk->sk_num);
 	struct teeprobe_tcp_hs hs;
-	unsigned int slot;
 	u64 now;
 
-	if (c->skip)
-		return 0;
-	slot = port_slot(c->listener->sk_num);
-	if (IS_ERR_OR_NULL(child)) {
-		/* No child: the accept queue was full, or memory ran out. */
-		if (sk_acceptq_is_full(c->listener))
-			hs_count(slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
-		return 0;
-	}
-	/* Another CPU won the race for this request: its child is kept. */
-	if (c->own_req && !READ_ONCE(*c->own_req))
-		return 0;
-	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(c->req, TP_TCP_KEY_REQ),
-				     &hs))
-		return 0;
+	if (!own_req || !child)
+		return;
 	now = teeprobe_now_ns();
-	hs.ack_ns = now;
 	hs_count_at(now, slot, TEEPROBE_TCP_CHILDREN);
+	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs))
+		return;
+	hs.ack_ns = now;
+	hs.ack_wait_ns = wait32(teeprobe_netrx_packet_wait_ns(now));
 	teeprobe_tcp_table_insert(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
 				  now, &hs);
-	return 0;
 }
-NOKPROBE_SYMBOL(syn_recv_sock_return);
+NOKPROBE_SYMBOL(hashdance_hook);
 
 /*
  * accept_done - accept() hands out @child: its handshake is complete. It
@@ -455,6 +468,9 @@ static void accept_done(const struct sock *child)
 	unsigned int slot;
 	u64 now;
 
+	/* In accept(): this thread takes connections from the queue. */
+	if (!in_interrupt())
+		teeprobe_acceptor_mark(current);
 	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
 				     &hs)) {
 		slot = port_slot(child->sk_num);
@@ -466,16 +482,20 @@ static void accept_done(const struct sock *child)
 	phase_ns[TEEPROBE_TCP_SYN_SYNACK] = since(hs.syn_ns, hs.synack_ns);
 	phase_ns[TEEPROBE_TCP_SYNACK_ACK] = since(hs.synack_ns, hs.ack_ns);
 	phase_ns[TEEPROBE_TCP_ACK_ACCEPT] = since(hs.ack_ns, now);
+	phase_ns[TEEPROBE_TCP_SYN_WAIT] = hs.syn_wait_ns;
+	phase_ns[TEEPROBE_TCP_ACK_WAIT] = hs.ack_wait_ns;
 	hs_account(now, port_slot(hs.port), TEEPROBE_TCP_ACCEPTED, phase_ns,
 		   BIT(TEEPROBE_TCP_SYN_SYNACK) | BIT(TEEPROBE_TCP_SYNACK_ACK) |
-		   BIT(TEEPROBE_TCP_ACK_ACCEPT));
+		   BIT(TEEPROBE_TCP_ACK_ACCEPT) | BIT(TEEPROBE_TCP_SYN_WAIT) |
+		   BIT(TEEPROBE_TCP_ACK_WAIT));
 	if (trace_teeprobe_tcp_handshake_enabled()) {
 		hs_addrs(child, &addrs);
 		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_SERVER, &addrs,
 					     phase_ns[TEEPROBE_TCP_SYN_SYNACK],
 					     phase_ns[TEEPROBE_TCP_SYNACK_ACK],
 					     phase_ns[TEEPROBE_TCP_ACK_ACCEPT],
-					     0, 0, hs.synack_retrans);
+					     0, 0, hs.synack_retrans,
+					     hs.syn_wait_ns, hs.ack_wait_ns);
 	}
 }
 
@@ -500,121 +520,12 @@ static void reqsk_freed(const struct request_sock *req)
 		accept_done(child);
 }
 
-/* ---- ftrace hooks ---------------------------------------------------------- */
-
-#if TP_TCP_REQSK_FTRACE
-
-/*
- * The request-socket destructors are hooked with ftrace, not kprobes: they
- * also run in process context (in accept()), and a kprobe handler there
- * makes every kprobe hit on the same CPU meanwhile, such as the SYN probes
- * of a softirq run at the end of an interrupt, count as missed. ftrace
- * callbacks guard against recursion per context, so they nest.
- */
-struct tp_tcp_ftrace {
-	const char *symbols[2];
-	struct ftrace_ops ops;
-	bool set[2];		/* the symbol is in the filter */
-	bool attached;
-	int error;
-	atomic_long_t missed;	/* recursion in the same context */
-};
-
-/* reqsk_destructor_hook - ftrace: a request socket's destructor is called */
-static void reqsk_destructor_hook(unsigned long ip, unsigned long parent_ip,
-				  struct ftrace_ops *op, struct ftrace_regs *fregs)
+/* reqsk_destructor_hook - a request socket's destructor is called */
+static void reqsk_destructor_hook(struct pt_regs *regs)
 {
-	struct tp_tcp_ftrace *f = container_of(op, struct tp_tcp_ftrace, ops);
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-	int bit;
-
-	if (!regs)
-		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0) {
-		atomic_long_inc(&f->missed);
-		return;
-	}
 	reqsk_freed((const struct request_sock *)regs_get_kernel_argument(regs, 0));
-	ftrace_test_recursion_unlock(bit);
 }
-
-static struct tp_tcp_ftrace reqsk_ftrace = {
-	.symbols = { TP_TCP_V4_REQSK_DESTRUCTOR, TP_TCP_V6_REQSK_DESTRUCTOR },
-	.ops = {
-		.func = reqsk_destructor_hook,
-		.flags = FTRACE_OPS_FL_SAVE_REGS,
-	},
-};
-
-/* hs_ftrace_attach - filter on the symbols that exist, then register */
-static void hs_ftrace_attach(void)
-{
-	struct tp_tcp_ftrace *f = &reqsk_ftrace;
-	unsigned int i, n = 0;
-	int ret = -ENOENT;
-
-	for (i = 0; i < ARRAY_SIZE(f->symbols); i++) {
-		/* ftrace_set_filter takes a writable buffer */
-		char name[KSYM_NAME_LEN];
-
-		strscpy(name, f->symbols[i], sizeof(name));
-		f->set[i] = !ftrace_set_filter(&f->ops, name, strlen(name), 0);
-		n += f->set[i];
-	}
-	if (n)
-		ret = register_ftrace_function(&f->ops);
-	f->error = ret;
-	f->attached = !ret;
-	if (ret) {
-		pr_warn("tcp: cannot hook %s: error %d\n", f->symbols[0], ret);
-		ftrace_free_filter(&f->ops);
-	}
-}
-
-/* hs_ftrace_detach - unregister; no callback runs after this */
-static void hs_ftrace_detach(void)
-{
-	struct tp_tcp_ftrace *f = &reqsk_ftrace;
-
-	if (!f->attached)
-		return;
-	unregister_ftrace_function(&f->ops);
-	ftrace_free_filter(&f->ops);
-	f->attached = false;
-}
-
-/* hs_ftrace_show - the ftrace hooks' lines of tcp_probes */
-static void hs_ftrace_show(struct seq_file *m)
-{
-	const struct tp_tcp_ftrace *f = &reqsk_ftrace;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(f->symbols); i++)
-		seq_printf(m, "%s ftrace %s %d %ld\n", f->symbols[i],
-			   f->attached && f->set[i] ? "attached" :
-			   !f->set[i] ? "not-found" : "failed",
-			   f->set[i] ? f->error : -ENOENT,
-			   atomic_long_read(&f->missed));
-}
-#else /* !TP_TCP_REQSK_FTRACE */
-/* reqsk_destructor_pre - kprobe: a request socket's destructor is called */
-static int reqsk_destructor_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	unsigned long flags;
-
-	/* Process context too: keep softirqs, and their kprobe hits, out. */
-	local_irq_save(flags);
-	reqsk_freed((const struct request_sock *)regs_get_kernel_argument(regs, 0));
-	local_irq_restore(flags);
-	return 0;
-}
-NOKPROBE_SYMBOL(reqsk_destructor_pre);
-
-static void hs_ftrace_attach(void) {}
-static void hs_ftrace_detach(void) {}
-static void hs_ftrace_show(struct seq_file *m) {}
-#endif /* TP_TCP_REQSK_FTRACE */
+NOKPROBE_SYMBOL(reqsk_destructor_hook);
 
 /* ---- tracepoints ---------------------------------------------------------- */
 
@@ -644,7 +555,7 @@ static void client_emit(u64 now, const struct sock *sk,
 		hs_addrs(sk, &addrs);
 		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_CLIENT, &addrs, 0, 0, 0,
 					     since(hs->syn_ns, hs->ack_ns),
-					     call_ns, 0);
+					     call_ns, 0, 0, 0);
 	}
 }
 
@@ -802,37 +713,37 @@ static struct teeprobe_hook tcp_hooks[] = {
 	{ .name = "inet_sock_set_state", .probe = tp_inet_sock_set_state },
 };
 
-/* ---- the kprobes ----------------------------------------------------------- */
+/* ---- the hooks and the client's kretprobe ---------------------------------- */
 
+/* The server side, in the order a handshake meets them */
+static struct teeprobe_fhook tcp_fhooks[] = {
+	{ .symbol = TP_TCP_CONN_REQUEST, .func = conn_request_hook },
+	{ .symbol = TP_TCP_V4_SEND_SYNACK, .func = send_synack_hook },
+	{ .symbol = TP_TCP_V6_SEND_SYNACK, .func = send_synack_hook },
+	{ .symbol = TP_TCP_V4_SYN_RECV_SOCK, .func = syn_recv_sock_hook },
+	{ .symbol = TP_TCP_V6_SYN_RECV_SOCK, .func = syn_recv_sock_v6_hook },
+	{ .symbol = TP_TCP_HASHDANCE, .func = hashdance_hook },
+	{ .symbol = TP_TCP_V4_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook },
+	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook },
+};
+
+/*
+ * The client's connect() call: a kretprobe (its return matters, and it
+ * sleeps). It runs in process context, which no server hook minds.
+ */
 struct tp_tcp_probe {
 	const char *symbol;
-	kprobe_pre_handler_t pre;	/* a kprobe, or a kretprobe: */
 	kretprobe_handler_t entry;
 	kretprobe_handler_t ret;
 	size_t data_size;
-	bool may_sleep;			/* needs one instance per sleeper */
 	bool attached;
 	int error;
-	struct kprobe kp;
 	struct kretprobe rp;
 };
 
 static struct tp_tcp_probe tcp_probes[] = {
-	{ .symbol = TP_TCP_CONN_REQUEST, .entry = conn_request_entry,
-	  .ret = conn_request_return, .data_size = sizeof(struct tp_syn) },
-	{ .symbol = TP_TCP_V4_SEND_SYNACK, .pre = send_synack_pre },
-	{ .symbol = TP_TCP_V6_SEND_SYNACK, .pre = send_synack_pre },
-	{ .symbol = TP_TCP_V4_SYN_RECV_SOCK, .entry = syn_recv_sock_entry,
-	  .ret = syn_recv_sock_return, .data_size = sizeof(struct tp_child) },
-	{ .symbol = TP_TCP_V6_SYN_RECV_SOCK, .entry = syn_recv_sock_v6_entry,
-	  .ret = syn_recv_sock_return, .data_size = sizeof(struct tp_child) },
-#if !TP_TCP_REQSK_FTRACE
-	{ .symbol = TP_TCP_V4_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
-	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .pre = reqsk_destructor_pre },
-#endif
 	{ .symbol = TP_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
-	  .ret = connect_return, .data_size = sizeof(struct tp_connect),
-	  .may_sleep = true },
+	  .ret = connect_return, .data_size = sizeof(struct tp_connect) },
 };
 
 /* hs_probe_attach - register @p; a missing symbol is reported, not fatal */
@@ -841,22 +752,14 @@ static void hs_probe_attach(struct tp_tcp_probe *p)
 	unsigned int cpus = num_possible_cpus();
 	int ret;
 
-	if (p->ret) {
-		memset(&p->rp, 0, sizeof(p->rp));
-		p->rp.kp.symbol_name = p->symbol;
-		p->rp.entry_handler = p->entry;
-		p->rp.handler = p->ret;
-		p->rp.data_size = p->data_size;
-		/* Softirq paths nest little; accept() sleeps in every thread. */
-		p->rp.maxactive = p->may_sleep ? max(256U, 16 * cpus) :
-						 max(64U, 4 * cpus);
-		ret = register_kretprobe(&p->rp);
-	} else {
-		memset(&p->kp, 0, sizeof(p->kp));
-		p->kp.symbol_name = p->symbol;
-		p->kp.pre_handler = p->pre;
-		ret = register_kprobe(&p->kp);
-	}
+	memset(&p->rp, 0, sizeof(p->rp));
+	p->rp.kp.symbol_name = p->symbol;
+	p->rp.entry_handler = p->entry;
+	p->rp.handler = p->ret;
+	p->rp.data_size = p->data_size;
+	/* connect() sleeps in every connecting thread. */
+	p->rp.maxactive = max(256U, 16 * cpus);
+	ret = register_kretprobe(&p->rp);
 	p->error = ret;
 	p->attached = !ret;
 	if (ret)
@@ -868,34 +771,27 @@ static void hs_probe_detach(struct tp_tcp_probe *p)
 {
 	if (!p->attached)
 		return;
-	if (p->ret)
-		unregister_kretprobe(&p->rp);
-	else
-		unregister_kprobe(&p->kp);
+	unregister_kretprobe(&p->rp);
 	p->attached = false;
 }
 
-/* teeprobe_tcp_show_probes - tcp_probes: each probe, its state, nmissed */
+/* teeprobe_tcp_show_probes - tcp_probes: each hook, its state, nmissed */
 void teeprobe_tcp_show_probes(struct seq_file *m)
 {
 	unsigned int i;
 
 	seq_puts(m, "# symbol type state error nmissed\n");
+	for (i = 0; i < ARRAY_SIZE(tcp_fhooks); i++)
+		teeprobe_fhook_show(m, &tcp_fhooks[i]);
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++) {
 		const struct tp_tcp_probe *p = &tcp_probes[i];
-		unsigned long nmissed = 0;
-		const char *state;
 
-		if (p->attached)
-			nmissed = p->ret ? p->rp.nmissed + p->rp.kp.nmissed :
-					   p->kp.nmissed;
-		state = p->attached ? "attached" :
-			p->error == -ENOENT ? "not-found" : "failed";
-		seq_printf(m, "%s %s %s %d %lu\n", p->symbol,
-			   p->ret ? "kretprobe" : "kprobe", state, p->error,
-			   nmissed);
+		seq_printf(m, "%s kretprobe %s %d %lu\n", p->symbol,
+			   p->attached ? "attached" :
+			   p->error == -ENOENT ? "not-found" : "failed",
+			   p->error, p->attached ?
+			   p->rp.nmissed + p->rp.kp.nmissed : 0UL);
 	}
-	hs_ftrace_show(m);
 }
 
 /* ---- window flush and table expiry ------------------------------------- */
@@ -999,10 +895,11 @@ static bool counts_empty(const struct teeprobe_tcp_counts *c)
 
 /* show_counts_line - one counters line of tcp_stats */
 static void show_counts_line(struct seq_file *m, const char *cpu,
-			     const char *port, const struct teeprobe_tcp_counts *c)
+			     const char *port, struct teeprobe_tcp_counts *c)
 {
 	unsigned int i;
 
+	fill_syn_drops(c);
 	seq_printf(m, "%s %s", cpu, port);
 	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
 		seq_printf(m, " %llu", c->count[i]);
@@ -1067,6 +964,7 @@ void teeprobe_tcp_show_stats(struct seq_file *m)
 	teeprobe_tcp_table_stats(&tcp_table, &ts);
 	seq_printf(m, "# table size %u in_use %llu expired %llu full %llu timeout_s %u\n",
 		   tcp_table_size, ts.in_use, ts.expired, ts.full, tcp_timeout_s);
+	teeprobe_acceptors_show(m);
 	seq_printf(m, "# window_ms %llu\n",
 		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
 out:
@@ -1110,22 +1008,23 @@ void teeprobe_tcp_show_hist(struct seq_file *m)
 
 /* ---- init and exit -------------------------------------------------------- */
 
-/* hs_detach_all - unregister every probe, then forget published SYNs */
+/* hs_detach_all - unregister every hook and probe, then forget the SYNs */
 static void hs_detach_all(void)
 {
 	unsigned int i;
 	int cpu;
 
-	hs_ftrace_detach();
-	/*
-	 * In reverse: send_synack's probe reads the SYN that tcp_conn_request's
-	 * kretprobe publishes; it must go first.
-	 */
 	for (i = ARRAY_SIZE(tcp_probes); i--; )
 		hs_probe_detach(&tcp_probes[i]);
-	/* unregister_k*probe waited for the handlers: no one reads these. */
+	/*
+	 * In reverse: send_synack's hook reads the SYN that tcp_conn_request's
+	 * publishes; it goes first.
+	 */
+	for (i = ARRAY_SIZE(tcp_fhooks); i--; )
+		teeprobe_fhook_detach(&tcp_fhooks[i]);
+	/* Unregistering waited for the callbacks: no one reads these. */
 	for_each_possible_cpu(cpu)
-		per_cpu(tcp_syn_now, cpu) = NULL;
+		memset(per_cpu_ptr(tcp_syn_now, cpu), 0, sizeof(tcp_syn_now));
 }
 
 /* teeprobe_tcp_init - allocate the table, attach probes and tracepoints */
@@ -1154,9 +1053,10 @@ int teeprobe_tcp_init(void)
 	ret = teeprobe_hooks_attach("tcp", tcp_hooks, ARRAY_SIZE(tcp_hooks));
 	if (ret)
 		goto out_free_percpu;
+	for (i = 0; i < ARRAY_SIZE(tcp_fhooks); i++)
+		teeprobe_fhook_attach(&tcp_fhooks[i]);
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
 		hs_probe_attach(&tcp_probes[i]);
-	hs_ftrace_attach();
 	tcp_last_expire_ns = teeprobe_now_ns();
 	INIT_DELAYED_WORK(&hs_flush_work, hs_flush_fn);
 	schedule_delayed_work(&hs_flush_work,

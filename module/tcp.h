@@ -16,7 +16,8 @@ enum teeprobe_tcp_counter {
 	TEEPROBE_TCP_SYNS,		/* SYNs to a listener (tcp_conn_request) */
 	TEEPROBE_TCP_SYNACKS,		/* first SYN/ACKs of request sockets */
 	TEEPROBE_TCP_SYNCOOKIES,	/* SYN/ACKs with a syncookie */
-	TEEPROBE_TCP_SYN_DROPS,		/* SYNs answered by no SYN/ACK */
+	TEEPROBE_TCP_SYN_DROPS,		/* SYNs answered by no SYN/ACK: the
+					 * rest of syns, filled in on output */
 	TEEPROBE_TCP_LISTEN_OVERFLOWS,	/* SYN or final ACK met a full accept queue */
 	TEEPROBE_TCP_SYNACK_RETRANS,	/* SYN/ACK retransmits */
 	TEEPROBE_TCP_REQ_DROPS,		/* tracked request socks freed unanswered */
@@ -44,11 +45,15 @@ enum teeprobe_tcp_phase {
 	TEEPROBE_TCP_ACK_ACCEPT,	/* server: final ACK -> accept() */
 	TEEPROBE_TCP_CONNECT,		/* client: SYN_SENT -> ESTABLISHED */
 	TEEPROBE_TCP_CONNECT_CALL,	/* client: a blocking connect() call */
+	TEEPROBE_TCP_SYN_WAIT,		/* server: the SYN's wait for NET_RX */
+	TEEPROBE_TCP_ACK_WAIT,		/* server: the final ACK's (a part of
+					 * synack_ack) */
 	TEEPROBE_TCP_PHASES,
 };
 
 #define TEEPROBE_TCP_PHASE_NAMES \
-	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call"
+	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call", \
+	"syn_wait", "ack_wait"
 
 enum teeprobe_tcp_side {
 	TEEPROBE_TCP_SERVER,

@@ -34,6 +34,8 @@ struct teeprobe_tcp_hs {
 				 * client: ESTABLISHED
 				 */
 	u32 synack_retrans;	/* server: SYN/ACK retransmits */
+	u32 syn_wait_ns;	/* server: the SYN's and the final ACK's */
+	u32 ack_wait_ns;	/* waits for NET_RX (saturated at 4.29 s) */
 	u16 port;		/* the port the handshake is counted under */
 	bool in_call;		/* client: connect() waits for it */
 };

@@ -89,6 +89,7 @@ void teeprobe_softirq_exit(void);
 void teeprobe_softirq_reset(void);
 void teeprobe_softirq_show_stats(struct seq_file *m);
 void teeprobe_softirq_show_hist(struct seq_file *m);
+u64 teeprobe_netrx_packet_wait_ns(u64 now);
 
 /* tcp.c: TCP handshake phases */
 int teeprobe_tcp_init(void);
@@ -97,6 +98,14 @@ void teeprobe_tcp_reset(void);
 void teeprobe_tcp_show_probes(struct seq_file *m);
 void teeprobe_tcp_show_stats(struct seq_file *m);
 void teeprobe_tcp_show_hist(struct seq_file *m);
+
+/* acceptors.c: the threads that accept connections */
+struct task_struct;
+int teeprobe_acceptors_init(void);
+void teeprobe_acceptors_exit(void);
+void teeprobe_acceptors_reset(void);
+void teeprobe_acceptor_mark(struct task_struct *task);
+void teeprobe_acceptors_show(struct seq_file *m);
 
 int teeprobe_debugfs_init(void);
 void teeprobe_debugfs_exit(void);

@@ -16,6 +16,7 @@
 #include <linux/tracepoint.h>
 
 #include "hist.h"
+#include "acceptors.h"
 #include "softirq.h"
 #include "tcp.h"
 #include "tee_cmd.h"
@@ -260,10 +261,11 @@ TRACE_EVENT(teeprobe_tcp_handshake,
 	TP_PROTO(unsigned int side, const struct teeprobe_tcp_addrs *a,
 		 u64 syn_to_synack_ns, u64 synack_to_ack_ns,
 		 u64 ack_to_accept_ns, u64 connect_ns, u64 connect_call_ns,
-		 u32 synack_retrans),
+		 u32 synack_retrans, u32 syn_wait_ns, u32 ack_wait_ns),
 
 	TP_ARGS(side, a, syn_to_synack_ns, synack_to_ack_ns, ack_to_accept_ns,
-		connect_ns, connect_call_ns, synack_retrans),
+		connect_ns, connect_call_ns, synack_retrans, syn_wait_ns,
+		ack_wait_ns),
 
 	TP_STRUCT__entry(
 		__field(u8, side)
@@ -280,6 +282,8 @@ TRACE_EVENT(teeprobe_tcp_handshake,
 		__field(u64, connect_ns)
 		__field(u64, connect_call_ns)
 		__field(u32, synack_retrans)
+		__field(u32, syn_wait_ns)
+		__field(u32, ack_wait_ns)
 	),
 
 	TP_fast_assign(
@@ -297,15 +301,55 @@ TRACE_EVENT(teeprobe_tcp_handshake,
 		__entry->connect_ns = connect_ns;
 		__entry->connect_call_ns = connect_call_ns;
 		__entry->synack_retrans = synack_retrans;
+		__entry->syn_wait_ns = syn_wait_ns;
+		__entry->ack_wait_ns = ack_wait_ns;
 	),
 
-	TP_printk("side=%s family=%u sport=%u dport=%u saddr=%pI4 daddr=%pI4 saddrv6=%pI6c daddrv6=%pI6c syn_to_synack_ns=%llu synack_to_ack_ns=%llu ack_to_accept_ns=%llu connect_ns=%llu connect_call_ns=%llu synack_retrans=%u",
+	TP_printk("side=%s family=%u sport=%u dport=%u saddr=%pI4 daddr=%pI4 saddrv6=%pI6c daddrv6=%pI6c syn_to_synack_ns=%llu synack_to_ack_ns=%llu ack_to_accept_ns=%llu connect_ns=%llu connect_call_ns=%llu synack_retrans=%u syn_wait_ns=%u ack_wait_ns=%u",
 		  show_tcp_side(__entry->side), __entry->family, __entry->sport,
 		  __entry->dport, __entry->saddr, __entry->daddr,
 		  __entry->saddr_v6, __entry->daddr_v6,
 		  __entry->syn_to_synack_ns, __entry->synack_to_ack_ns,
 		  __entry->ack_to_accept_ns, __entry->connect_ns,
-		  __entry->connect_call_ns, __entry->synack_retrans)
+		  __entry->connect_call_ns, __entry->synack_retrans,
+		  __entry->syn_wait_ns, __entry->ack_wait_ns)
+);
+
+TRACE_DEFINE_ENUM(TEEPROBE_ACCEPTOR_RUNNING);
+TRACE_DEFINE_ENUM(TEEPROBE_ACCEPTOR_RUNNABLE);
+TRACE_DEFINE_ENUM(TEEPROBE_ACCEPTOR_ASLEEP);
+
+#define show_acceptor_state(state)					\
+	__print_symbolic(state, { TEEPROBE_ACCEPTOR_RUNNING, "running" },	\
+			 { TEEPROBE_ACCEPTOR_RUNNABLE, "runnable" },	\
+			 { TEEPROBE_ACCEPTOR_ASLEEP, "asleep" })
+
+/*
+ * teeprobe_acceptor_state - a thread that accepts connections (it took one
+ * from a listener's accept queue) changed state: @state is running,
+ * runnable (woken or preempted: waiting for a CPU) or asleep. Emitted from
+ * sched_switch and sched_wakeup, for those threads only; with the TEE
+ * ioctl events it tells what the accepting threads did while connections
+ * waited in the accept queue.
+ */
+TRACE_EVENT(teeprobe_acceptor_state,
+
+	TP_PROTO(pid_t tid, unsigned int state),
+
+	TP_ARGS(tid, state),
+
+	TP_STRUCT__entry(
+		__field(pid_t, tid)
+		__field(u8, state)
+	),
+
+	TP_fast_assign(
+		__entry->tid = tid;
+		__entry->state = state;
+	),
+
+	TP_printk("tid=%d state=%s", __entry->tid,
+		  show_acceptor_state(__entry->state))
 );
 
 /*

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * acceptors.c - what the threads that accept connections are doing.
+ *
+ * A connection that waits in a listener's accept queue waits for one of
+ * the threads that take connections from it. Which link of the chain made
+ * it wait depends on what those threads did meanwhile: sat in TEE calls,
+ * waited for a CPU, ran the application's own code, or slept waiting for
+ * work (then the queue was not the bottleneck). tcp.c marks every thread
+ * it sees in accept(); a sched:sched_switch and a sched:sched_wakeup probe
+ * report their state changes as teeprobe_acceptor_state events, and
+ * "teeprobe analyze" lays them over each connection's wait, beside the TEE
+ * ioctl events of the same threads.
+ *
+ * The marks are a bounded open-addressing set of thread ids, written with
+ * cmpxchg and never taken out but by a reset or at unload (a thread id
+ * reused by another thread keeps the mark: its events are only read for
+ * threads that accept in the session). The probes cost a static branch
+ * while no one records the event.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "acceptors.h"
+#include "compat.h"
+#include "teeprobe.h"
+#include "trace.h"
+
+#define TP_ACCEPTORS_BITS	8
+#define TP_ACCEPTORS		(1U << TP_ACCEPTORS_BITS)
+
+static pid_t acceptor_tids[TP_ACCEPTORS];
+static atomic_t acceptors_marked;
+static atomic_long_t acceptors_overflow;
+
+/* acceptor_is - whether @tid is marked (a lock-free read) */
+static bool acceptor_is(pid_t tid)
+{
+	unsigned int i, h = hash_32(tid, TP_ACCEPTORS_BITS);
+	pid_t t;
+
+	for (i = 0; i < TP_ACCEPTORS; i++) {
+		t = READ_ONCE(acceptor_tids[(h + i) & (TP_ACCEPTORS - 1)]);
+		if (t == tid)
+			return true;
+		if (!t)
+			return false;
+	}
+	return false;
+}
+NOKPROBE_SYMBOL(acceptor_is);
+
+/* teeprobe_acceptor_mark - @task took a connection from an accept queue */
+void teeprobe_acceptor_mark(struct task_struct *task)
+{
+	pid_t tid = task->pid, old;
+	unsigned int i, h = hash_32(tid, TP_ACCEPTORS_BITS);
+
+	if (!tid)
+		return;
+	for (i = 0; i < TP_ACCEPTORS; i++) {
+		pid_t *slot = &acceptor_tids[(h + i) & (TP_ACCEPTORS - 1)];
+
+		old = READ_ONCE(*slot);
+		if (old == tid)
+			return;
+		if (old)
+			continue;
+		old = cmpxchg(slot, 0, tid);
+		if (old && old != tid)
+			continue;
+		if (!old) {
+			atomic_inc(&acceptors_marked);
+			/* It runs now: where its events start. */
+			trace_teeprobe_acceptor_state(tid, TEEPROBE_ACCEPTOR_RUNNING);
+		}
+		return;
+	}
+	atomic_long_inc(&acceptors_overflow);
+}
+NOKPROBE_SYMBOL(teeprobe_acceptor_mark);
+
+/* tp_acceptor_switch - a marked thread leaves or takes a CPU */
+static void tp_acceptor_switch(TP_SCHED_SWITCH_PROTO)
+{
+	if (!trace_teeprobe_acceptor_state_enabled())
+		return;
+	if (acceptor_is(prev->pid))
+		/* Preempted, or still runnable: it wants the CPU back. */
+		trace_teeprobe_acceptor_state(prev->pid,
+			preempt || prev_state == TASK_RUNNING ?
+			TEEPROBE_ACCEPTOR_RUNNABLE : TEEPROBE_ACCEPTOR_ASLEEP);
+	if (acceptor_is(next->pid))
+		trace_teeprobe_acceptor_state(next->pid, TEEPROBE_ACCEPTOR_RUNNING);
+}
+
+/* tp_acceptor_wakeup - a marked thread was woken: it waits for a CPU */
+static void tp_acceptor_wakeup(TP_SCHED_WAKEUP_PROTO)
+{
+	if (!trace_teeprobe_acceptor_state_enabled())
+		return;
+	if (acceptor_is(p->pid))
+		trace_teeprobe_acceptor_state(p->pid, TEEPROBE_ACCEPTOR_RUNNABLE);
+}
+
+static struct teeprobe_hook acceptor_hooks[] = {
+	{ .name = "sched_switch", .probe = tp_acceptor_switch },
+	{ .name = "sched_wakeup", .probe = tp_acceptor_wakeup },
+};
+
+/* teeprobe_acceptors_reset - forget the marks (threads are marked again) */
+void teeprobe_acceptors_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < TP_ACCEPTORS; i++)
+		WRITE_ONCE(acceptor_tids[i], 0);
+	atomic_set(&acceptors_marked, 0);
+	atomic_long_set(&acceptors_overflow, 0);
+}
+
+/* teeprobe_acceptors_show - the "# acceptors" line of tcp_stats */
+void teeprobe_acceptors_show(struct seq_file *m)
+{
+	seq_printf(m, "# acceptors %d of %u overflow %ld\n",
+		   atomic_read(&acceptors_marked), TP_ACCEPTORS,
+		   atomic_long_read(&acceptors_overflow));
+}
+
+/* teeprobe_acceptors_init - hook the scheduler's tracepoints */
+int teeprobe_acceptors_init(void)
+{
+	return teeprobe_hooks_attach("acceptors", acceptor_hooks,
+				     ARRAY_SIZE(acceptor_hooks));
+}
+
+/* teeprobe_acceptors_exit - unhook, and wait for the probes to finish */
+void teeprobe_acceptors_exit(void)
+{
+	teeprobe_hooks_detach(acceptor_hooks, ARRAY_SIZE(acceptor_hooks));
+	tracepoint_synchronize_unregister();
+}
