@@ -50,16 +50,13 @@ delta() {
 		NR == FNR { n = split($0, a, " "); next }
 		{ for (i = 1; i <= n; i++) printf "%s%.0f", (i > 1 ? " " : ""), $i - a[i]; print "" }' "$1" "$2"
 }
-# inline_count_over NS CONNS - inline raise->entry delays >= NS per connection
-inline_count_over() {
-	awk -v ns="$1" -v c="$2" '$1 == "inline_delay" && $2 >= ns { big += $NF }
-		END { printf "%.4f\n", big / c }' $DEBUGFS/netrx_hist
-}
-# inline_share_over NS - share of inline raise->entry delays >= NS
-inline_share_over() {
+# inline_over NS - inline raise->entry delays >= NS, and all of them: "K N"
+inline_over() {
 	awk -v ns="$1" '$1 == "inline_delay" { all += $NF; if ($2 >= ns) big += $NF }
-		END { printf "%.4f\n", all ? big / all : 0 }' $DEBUGFS/netrx_hist
+		END { printf "%d %d\n", big, all }' $DEBUGFS/netrx_hist
 }
+# stattest ARGS... - exact one-sided tests at a stated level (stattest.py)
+stattest() { python3 "$top/tests/integration/stattest.py" "$@"; }
 
 # --- the window_ms parameter --------------------------------------------------
 bad_windows=(window_ms=0 window_ms=9 window_ms=60001 window_ms=abc window_ms=-100 window_ms=)
@@ -148,15 +145,32 @@ check "both window lengths were used (50 ms, then 100 ms)" sh -c "
 # NET_RX raised on that CPU waits for bottom halves to come back on. Under
 # emulation other delays of that size happen too (the host preempts the
 # guest), in both modes alike; the secure world adds to hard-temp's only.
+#
+# The two runs are compared by exact one-sided tests at a stated level
+# (stattest.py), not by fixed ratios of two noisy figures. A 1.2 x ratio of
+# shares (delays >= 1 ms among the inline ones) failed now and then on the
+# debug kernel: there hard-reg's NET_RX mostly runs in ksoftirqd, leaving
+# 16 to 110 inline delays in 200 connections, of which the emulator's own
+# noise (the host preempting the guest, more so beside other guests) put up
+# to 10 % over 2 ms. Counted per connection instead, both modes share one
+# denominator and the counts are large: the test asks whether hard-temp's
+# count of long delays is over 3 times hard-reg's for as many connections
+# (a Poisson rate ratio, exact given their sum), and twice for the delays
+# >= 2 ms. The debug kernel runs 200 connections (in 20 runs: 97 to 280
+# delays >= 1 ms in hard-temp, 3 to 11 in hard-reg; >= 2 ms, 66 to 154
+# and 1 to 9). Documentation/harness.rst gives those runs and how often
+# each check could still fail (about once in 10^5 runs).
+cmp_conns=$conns
+[ "$TP_KERNEL" = lab ] && cmp_conns=${TP_LAB_CMP_CONNECTIONS:-200}
 check "teesim reloads with 3 ms of CPU per registration" \
 	bash -c 'rmmod teesim && . "$0" && lab_load shm_cpu_us=3000' "$top/lab/lab.sh"
 check "insmod teeprobe" insmod "$ko"
-shares=() per_conn=() tee_wait=()
+over_1ms=() over_2ms=() tee_wait=()
 for mode in hard-temp hard-reg; do
 	echo 1 >$DEBUGFS/reset
-	check "hsbench $mode: $conns connections" lab_run "$mode" "$conns" 10
-	shares+=("$(inline_share_over 1048576)")
-	per_conn+=("$(inline_count_over 1048576 "$conns")")
+	check "hsbench $mode: $cmp_conns connections" lab_run "$mode" "$cmp_conns" 10
+	over_1ms+=("$(inline_over 1048576)")
+	over_2ms+=("$(inline_over 2097152)")
 	waits=$(( $(netrx_col all inline_delay_sum_ns) + $(netrx_col all ksoftirqd_delay_sum_ns) ))
 	tee_wait+=("$(awk -v t="$(netrx_col all tee_delay_sum_ns)" -v w="$waits" \
 		'BEGIN { printf "%.3f", w ? t / w : 0 }')")
@@ -164,13 +178,18 @@ for mode in hard-temp hard-reg; do
 		test "$(netrx_col all tee_runs)" -le "$(( $(netrx_col all inline_delay_count) + $(netrx_col all ksoftirqd_delay_count) ))"
 	check "$mode: the TEE-held part of the waits is at most the waits" \
 		test "$(netrx_col all tee_delay_sum_ns)" -le "$waits"
-	echo "# $mode: inline raise->entry delays >= 1 ms: share ${shares[-1]}, per connection ${per_conn[-1]}; teesim bh_off_ns $(kv "$LAB_OUT/$mode-$conns/teesim.txt" bh_off_ns)"
+	echo "# $mode: inline raise->entry delays >= 1 ms and all: ${over_1ms[-1]}; >= 2 ms: ${over_2ms[-1]%% *}; teesim bh_off_ns $(kv "$LAB_OUT/$mode-$cmp_conns/teesim.txt" bh_off_ns)"
 	grep -E '^(all|inline_delay)' $DEBUGFS/netrx_stats $DEBUGFS/netrx_hist | sed 's/^/# /'
 done
-check "the secure world delays NET_RX at irq exit: inline runs delayed >= 1 ms per connection, hard-temp ${per_conn[0]} > 3 x hard-reg ${per_conn[1]}" \
-	awk -v t="${per_conn[0]}" -v r="${per_conn[1]}" 'BEGIN { exit !(t > 3 * r && t > 0.05) }'
-check "... and the inline delay histogram sits higher: share >= 1 ms, hard-temp ${shares[0]} > 1.2 x hard-reg ${shares[1]}" \
-	awk -v t="${shares[0]}" -v r="${shares[1]}" 'BEGIN { exit !(t > 1.2 * r) }'
+read -r t1 tn <<<"${over_1ms[0]}"
+read -r r1 rn <<<"${over_1ms[1]}"
+check "the secure world delays NET_RX at irq exit: inline delays >= 1 ms, hard-temp $t1 > 3 x hard-reg $r1 in as many connections (exact test, 1 %), over 0.05 a connection" \
+	sh -c 'python3 "$0" rate "$1" "$2" 3 0.01 && [ "$1" -gt "$3" ]' \
+	"$top/tests/integration/stattest.py" "$t1" "$r1" "$((cmp_conns / 20))"
+read -r t2 tn <<<"${over_2ms[0]}"
+read -r r2 rn <<<"${over_2ms[1]}"
+check "... and the inline delay histogram sits higher where only the 3 ms holds reach: >= 2 ms, hard-temp $t2 > 2 x hard-reg $r2 (exact test, 1 %; shares $(awk -v a="$t2" -v b="$tn" -v c="$r2" -v d="$rn" 'BEGIN { printf "%.3f vs %.3f", b ? a / b : 0, d ? c / d : 0 }'))" \
+	stattest rate "$t2" "$r2" 2 0.01
 # On the debug kernel ksoftirqd's waits, seconds long in both modes, make
 # most of the wait, and the TEE-held part of it came out alike in both modes
 # (536 ms against 552 ms: shares 0.239 and 0.193, where two other runs gave
