@@ -49,6 +49,9 @@
 #include "trace.h"
 #include "window.h"
 
+/* napi instances a run remembers the last poll of (the packet waits) */
+#define TP_NETRX_POLLED		4
+
 struct tp_netrx_cpu {
 	struct teeprobe_netrx_counts total;	/* since load or reset */
 	/* raise -> entry: runs at irq exit or bh enable, runs by ksoftirqd */
@@ -68,6 +71,22 @@ struct tp_netrx_cpu {
 	u64 run_packets;
 	bool run_ksoftirqd;
 	bool run_reraised;
+	/* when the current napi poll began: the run's entry, or the last poll's end */
+	u64 poll_start_ns;
+	/* the napi instances this run has polled, and when each poll ended */
+	unsigned int npolled;
+	struct {
+		unsigned int napi_id;
+		u64 end_ns;
+	} polled[TP_NETRX_POLLED];
+	/*
+	 * napi instances an interrupt scheduled, and when (0: polled since):
+	 * their packets wait from then, whatever other raise the run serves
+	 */
+	struct {
+		unsigned int napi_id;
+		u64 sched_ns;
+	} sched[TP_NETRX_POLLED];
 };
 
 static DEFINE_PER_CPU(struct tp_netrx_cpu, netrx_cpu);
@@ -129,12 +148,54 @@ static noinline struct tp_netrx_cpu *netrx_this_cpu_now(void)
 	return netrx_this_cpu(teeprobe_now_ns());
 }
 
+/*
+ * netrx_scheduled - an interrupt scheduled the napi at the tail of this
+ * CPU's poll list (____napi_schedule adds it there, then raises NET_RX):
+ * its packets wait from @now, unless it was scheduled and not polled yet.
+ * Irqs off.
+ */
+static void netrx_scheduled(struct tp_netrx_cpu *st, u64 now)
+{
+	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
+	unsigned int i, id, free = TP_NETRX_POLLED;
+
+	if (list_empty(&sd->poll_list))
+		return;
+	id = list_last_entry(&sd->poll_list, struct napi_struct, poll_list)->napi_id;
+	if (!id)
+		return;
+	for (i = 0; i < TP_NETRX_POLLED; i++) {
+		if (st->sched[i].napi_id == id) {
+			if (!st->sched[i].sched_ns)
+				st->sched[i].sched_ns = now ? now : 1;
+			return;
+		}
+		if (!st->sched[i].napi_id && free == TP_NETRX_POLLED)
+			free = i;
+	}
+	if (free < TP_NETRX_POLLED) {
+		st->sched[free].napi_id = id;
+		st->sched[free].sched_ns = now ? now : 1;
+	}
+}
+
+/* netrx_sched_of - when napi @id was scheduled and not polled since, or 0 */
+static u64 netrx_sched_of(const struct tp_netrx_cpu *st, unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; id && i < TP_NETRX_POLLED; i++)
+		if (st->sched[i].napi_id == id)
+			return st->sched[i].sched_ns;
+	return 0;
+}
+
 /* tp_softirq_raise - NET_RX was raised (hard irq, or NET_RX itself) */
 static void tp_softirq_raise(void *data, unsigned int vec_nr)
 {
 	struct tp_netrx_cpu *st;
 	unsigned long flags;
-	u64 now;
+	u64 now = 0;
 
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
@@ -150,6 +211,9 @@ static void tp_softirq_raise(void *data, unsigned int vec_nr)
 		st->raise_ns = now ? now : 1;
 		st->raise_tee_ns = teeprobe_tee_clock_ns(now);
 	}
+	/* A NIC's interrupt: which napi it scheduled, and when. */
+	if (in_hardirq())
+		netrx_scheduled(st, now ? now : teeprobe_now_ns());
 	st->total.raises++;
 	st->win.raises++;
 	/* Raised from inside our own run, not by an interrupt: work left. */
@@ -174,6 +238,8 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 	st->win.runs++;
 	st->entry_ns = now ? now : 1;
 	st->run_packets = 0;
+	st->npolled = 0;
+	st->poll_start_ns = st->entry_ns;
 	st->run_reraised = false;
 	st->run_ksoftirqd = is_ksoftirqd(current);
 	st->run_delay_ns = -1;
@@ -228,6 +294,33 @@ out:
 	local_irq_restore(flags);
 }
 
+/*
+ * netrx_polled - remember when this run's poll of napi @id ended: a packet
+ * of that napi handled later in the run came after it (the poll took all
+ * the packets there were), not at the run's raise
+ */
+static void netrx_polled(struct tp_netrx_cpu *st, unsigned int id)
+{
+	u64 now = teeprobe_now_ns();
+	unsigned int i;
+
+	/* net_rx_action polls one napi after the other: the next starts now */
+	st->poll_start_ns = now;
+	for (i = 0; i < TP_NETRX_POLLED; i++)
+		if (st->sched[i].napi_id == id)
+			st->sched[i].sched_ns = 0;	/* its interrupt is served */
+	for (i = 0; i < st->npolled; i++)
+		if (st->polled[i].napi_id == id)
+			break;
+	if (i == st->npolled) {
+		if (i == TP_NETRX_POLLED)
+			return;		/* more napis than kept: the run's raise */
+		st->polled[i].napi_id = id;
+		st->npolled++;
+	}
+	st->polled[i].end_ns = now;
+}
+
 /* tp_napi_poll - one napi instance was polled and did @work packets */
 static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
 			 int budget)
@@ -249,29 +342,43 @@ static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		st->total.budget_full++;
 		st->win.budget_full++;
 	}
-	if (st->entry_ns)
+	if (st->entry_ns) {
 		st->run_packets += packets;
+		netrx_polled(st, napi->napi_id);
+	}
 	local_irq_restore(flags);
 }
 
 /*
- * teeprobe_netrx_packet_wait_ns - how long a packet that this CPU's NET_RX
- * run handles at @now has waited for NET_RX: from the raise the run serves
- * (the NIC's interrupt) to its entry, and the run so far. That is the
- * packet's own wait when it was in the ring at the raise (a packet that
- * came during the run waited less). 0 when no NET_RX run is in progress on
- * this CPU: the packet is handled in process context (a socket's backlog).
- * Called with preemption off, from NET_RX's own call chain.
+ * teeprobe_netrx_packet_wait_ns - how long a packet of napi @napi_id that
+ * this CPU's NET_RX run handles now waited for NET_RX to poll it: until
+ * the poll that takes it began (the time the poll spends on the packets
+ * before it is processing, and a packet may come in the middle of a poll:
+ * without a timestamp from the NIC no one knows when). It waited since an
+ * earlier poll of its napi in this run, which took every packet there was;
+ * else since the NIC's interrupt scheduled its napi; else (an interrupt
+ * teeprobe did not see) since the raise the run serves. 0 when no NET_RX
+ * run is in progress on this CPU: the packet is handled in process context
+ * (a socket's backlog). Called with preemption off, from NET_RX's own call
+ * chain.
  */
-u64 teeprobe_netrx_packet_wait_ns(u64 now)
+u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id)
 {
 	const struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
-	u64 entry = READ_ONCE(st->entry_ns);
+	u64 entry = READ_ONCE(st->entry_ns), start, sched;
 	s64 delay = READ_ONCE(st->run_delay_ns);
+	unsigned int i;
 
 	if (!entry || !in_serving_softirq())
 		return 0;
-	return (delay > 0 ? delay : 0) + teeprobe_ns_delta(entry, now);
+	start = min(READ_ONCE(st->poll_start_ns), now);
+	for (i = 0; napi_id && i < st->npolled; i++)
+		if (st->polled[i].napi_id == napi_id)
+			return teeprobe_ns_delta(st->polled[i].end_ns, start);
+	sched = netrx_sched_of(st, napi_id);
+	if (sched)
+		return teeprobe_ns_delta(sched, start);
+	return (delay > 0 ? delay : 0) + teeprobe_ns_delta(entry, start);
 }
 
 static struct teeprobe_hook netrx_hooks[] = {

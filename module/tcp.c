@@ -176,6 +176,8 @@ struct tp_syn {
 
 static struct tp_tcp_cpu __percpu *tcp_cpu;
 static DEFINE_PER_CPU(struct tp_syn, tcp_syn_now[2]);
+/* the final ACK's wait, from syn_recv_sock's hook to hashdance's */
+static DEFINE_PER_CPU(u32, tcp_ack_wait_now[2]);
 static u32 tcp_ports[TP_TCP_PORTS];
 static struct teeprobe_tcp_table tcp_table;
 static struct teeprobe_tcp_bucket *tcp_buckets;
@@ -314,6 +316,18 @@ static void hs_addrs(const struct sock *sk, struct teeprobe_tcp_addrs *a)
 	memcpy(a->daddr_v6, &v6, sizeof(a->daddr_v6));
 }
 
+/*
+ * packet_napi - the napi that received @skb, 0 if unknown: the kernel's
+ * skb_napi_id() is the id only when it was set (it shares its place with
+ * the sending CPU's number, below MIN_NAPI_ID)
+ */
+static unsigned int packet_napi(const struct sk_buff *skb)
+{
+	unsigned int id = skb ? skb_napi_id(skb) : 0;
+
+	return id > NR_CPUS ? id : 0;
+}
+
 /* wait32 - a wait in ns as the table keeps it, saturated */
 static u32 wait32(u64 ns)
 {
@@ -340,7 +354,7 @@ static void conn_request_hook(struct pt_regs *regs)
 	syn->skb = (const struct sk_buff *)
 		regs_get_kernel_argument(regs, TP_TCP_CONN_REQUEST_ARG_SKB);
 	syn->syn_ns = now;
-	syn->wait_ns = wait32(teeprobe_netrx_packet_wait_ns(now));
+	syn->wait_ns = wait32(teeprobe_netrx_packet_wait_ns(now, packet_napi(syn->skb)));
 	syn->slot = port_slot(sk->sk_num);
 	syn->answered = false;
 	hs_count_at(now, syn->slot, TEEPROBE_TCP_SYNS);
@@ -396,13 +410,20 @@ NOKPROBE_SYMBOL(send_synack_hook);
 /*
  * syn_recv_sock_hook - a final ACK is about to make a child socket: it
  * makes none if the accept queue is full (the first thing
- * tcp_v{4,6}_syn_recv_sock checks), and that is a listen overflow
+ * tcp_v{4,6}_syn_recv_sock checks), and that is a listen overflow. The
+ * ACK's wait for NET_RX is kept for the hashdance hook that follows on
+ * this CPU, in this context, which has no skb.
  */
 static void syn_recv_sock_hook(struct pt_regs *regs)
 {
 	const struct sock *sk = (const struct sock *)
 		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SK);
+	const struct sk_buff *skb = (const struct sk_buff *)
+		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SKB);
 
+	this_cpu_write(tcp_ack_wait_now[in_serving_softirq() ? 1 : 0],
+		       wait32(teeprobe_netrx_packet_wait_ns(teeprobe_now_ns(),
+							    packet_napi(skb))));
 	if (sk_acceptq_is_full(sk))
 		hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_LISTEN_OVERFLOWS);
 }
@@ -449,7 +470,7 @@ static void hashdance_hook(struct pt_regs *regs)
 	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs))
 		return;
 	hs.ack_ns = now;
-	hs.ack_wait_ns = wait32(teeprobe_netrx_packet_wait_ns(now));
+	hs.ack_wait_ns = this_cpu_read(tcp_ack_wait_now[in_serving_softirq() ? 1 : 0]);
 	teeprobe_tcp_table_insert(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
 				  now, &hs);
 }

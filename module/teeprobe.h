@@ -89,7 +89,7 @@ void teeprobe_softirq_exit(void);
 void teeprobe_softirq_reset(void);
 void teeprobe_softirq_show_stats(struct seq_file *m);
 void teeprobe_softirq_show_hist(struct seq_file *m);
-u64 teeprobe_netrx_packet_wait_ns(u64 now);
+u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id);
 
 /* tcp.c: TCP handshake phases */
 int teeprobe_tcp_init(void);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acceptq.h"
 #include "correlate.h"
 #include "report.h"
 #include "series.h"
@@ -53,6 +54,15 @@ struct cpu_row {
 	size_t pairs;
 };
 
+/* A part's distribution over the handshakes that carry their own waits */
+struct part_dist {
+	double mean, p50, p99;
+	size_t n;
+};
+
+/* The per-handshake rows: the verdict's parts but TEE, and the TCP total */
+enum { HP_NETRX, HP_KERNEL, HP_NETWORK, HP_ACCEPT, HP_TCP, NR_HP };
+
 struct analysis {
 	struct session_summary sum;
 	struct series s;
@@ -62,6 +72,9 @@ struct analysis {
 	struct cpu_row *cpus;
 	double seconds, client_handshakes, busy_windows, tee_wait_runs;
 	double acceptors, acceptor_calls;	/* threads, their TEE calls */
+	struct acceptq q;
+	struct part_dist hp[NR_HP];
+	double untracked, probe_misses;		/* handshakes not timed */
 };
 
 static void analyze_usage(FILE *out)
@@ -278,6 +291,93 @@ static void acceptor_tee(struct analysis *a, const struct session_events *ev,
 	free(tids);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* dist - mean, p50 and p99 (nearest rank) of @v[@n], sorted here */
+static struct part_dist dist(double *v, size_t n)
+{
+	struct part_dist d = { .mean = NAN, .p50 = NAN, .p99 = NAN, .n = n };
+	double total = 0;
+	size_t i;
+
+	if (!n)
+		return d;
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (i = 0; i < n; i++)
+		total += v[i];
+	d.mean = total / n;
+	d.p50 = v[(n * 50 + 99) / 100 - 1];
+	d.p99 = v[(n * 99 + 99) / 100 - 1];
+	return d;
+}
+
+/*
+ * per_handshake - each server handshake's own parts (the events that carry
+ * its packets' waits): what that connection lived through, from its SYN's
+ * arrival to accept(), part by part
+ */
+static void per_handshake(struct analysis *a, const struct session_events *ev)
+{
+	double *v[NR_HP];
+	double syn_wait = 0, ack_wait = 0;
+	size_t i, n = 0, all = 0;
+	int p;
+
+	for (p = 0; p < NR_HP; p++)
+		v[p] = xzalloc((ev->nhs + 1) * sizeof(double));
+	for (i = 0; i < ev->nhs; i++) {
+		const struct hs_event *h = &ev->hs[i];
+		double ack = fmin(h->ack_wait_ns, h->synack_ack_ns);
+
+		if (h->client)
+			continue;
+		/* the phases every file has */
+		v[HP_KERNEL][all] = h->syn_synack_ns;
+		v[HP_ACCEPT][all++] = h->ack_accept_ns;
+		if (!h->has_waits)
+			continue;
+		v[HP_NETRX][n] = h->syn_wait_ns + ack;
+		v[HP_NETWORK][n] = h->synack_ack_ns - ack;
+		v[HP_TCP][n] = h->syn_wait_ns + h->syn_synack_ns +
+			       h->synack_ack_ns + h->ack_accept_ns;
+		syn_wait += h->syn_wait_ns;
+		ack_wait += ack;
+		n++;
+	}
+	for (p = 0; p < NR_HP; p++) {
+		a->hp[p] = dist(v[p], p == HP_KERNEL || p == HP_ACCEPT ? all : n);
+		free(v[p]);
+	}
+	a->e.syn_wait_ns = n ? syn_wait / n : NAN;
+	a->e.ack_wait_ns = n ? ack_wait / n : NAN;
+}
+
+/* accept_evidence - the accept queue's split as the verdict's shares */
+static void accept_evidence(struct analysis *a, const struct session_events *ev)
+{
+	struct accept_evidence *x = &a->e.acc;
+	const struct acceptq *q = &a->q;
+	double tee;
+
+	acceptq_measure(ev, &a->q);
+	tee = q->part_ns[AQ_TEE_ONCPU] + q->part_ns[AQ_TEE_RUNNABLE] +
+	      q->part_ns[AQ_TEE_ASLEEP];
+	x->tee = q->thread_ns > 0 ? tee / q->thread_ns : NAN;
+	x->tee_asleep = tee > 0 ? q->part_ns[AQ_TEE_ASLEEP] / tee : NAN;
+	x->tee_setup = tee > 0 ? q->tee_setup_ns / tee : NAN;
+	x->tee_queue = tee > 0 ? q->tee_queue_ns / tee : NAN;
+	x->runnable = q->thread_ns > 0 ? (q->part_ns[AQ_RUNNABLE] +
+		      q->part_ns[AQ_TEE_RUNNABLE]) / q->thread_ns : NAN;
+	x->running = q->thread_ns > 0 ? q->part_ns[AQ_RUNNING] / q->thread_ns : NAN;
+	x->asleep = q->thread_ns > 0 ? q->part_ns[AQ_ASLEEP] / q->thread_ns : NAN;
+	x->unknown = q->thread_ns > 0 ? q->part_ns[AQ_UNKNOWN] / q->thread_ns : NAN;
+}
+
 /* gather - the evidence from the series and the session's summary */
 static void gather(struct analysis *a, const struct session_events *ev)
 {
@@ -334,6 +434,8 @@ static void gather(struct analysis *a, const struct session_events *ev)
 
 	per_cpu(a);
 	e->r_tee_netrx = a->links[LINK_TEE_NETRX].best.r;
+	per_handshake(a, ev);
+	accept_evidence(a, ev);
 
 	x = pick(s, s->all, get_netrx_delay);
 	y = pick(s, s->all, get_handshake);
@@ -388,24 +490,103 @@ static void print_windows(const struct analysis *a)
 	}
 }
 
+/* part_dist_of - verdict part @p's per-handshake distribution, or NULL */
+static const struct part_dist *part_dist_of(const struct analysis *a, int p)
+{
+	static const int hp_of[NR_PARTS] = {
+		[PART_NETRX] = HP_NETRX, [PART_KERNEL] = HP_KERNEL,
+		[PART_NETWORK] = HP_NETWORK, [PART_ACCEPT] = HP_ACCEPT,
+		[PART_TEE] = -1,
+	};
+
+	if (hp_of[p] < 0 || !a->hp[hp_of[p]].n)
+		return NULL;
+	return &a->hp[hp_of[p]];
+}
+
+/* us_or_dash - @ns in us into @buf, or "-" */
+static const char *us_or_dash(double ns, char *buf)
+{
+	if (isnan(ns))
+		return "-";
+	snprintf(buf, 32, "%.0f", ns / 1e3);
+	return buf;
+}
+
+/* pct - a share in percent, for printing */
+static double pct(double share)
+{
+	return 100 * share;
+}
+
+/* print_accept_queue - what the accepting threads did while connections waited */
+static void print_accept_queue(const struct analysis *a)
+{
+	const struct acceptq *q = &a->q;
+	const struct accept_evidence *x = &a->e.acc;
+	int k;
+
+	if (!(q->thread_ns > 0))
+		return;
+	printf("\nAccept queue (ACK -> accept, %.1f %% of the handshake time): while\n"
+	       "connections waited, the %.0f threads that accept them were\n",
+	       pct(share(a->v.part_ns[PART_ACCEPT], a->v.total_ns)), q->acceptors);
+	printf("  %-28s %6.1f %%  (%.0f %% of it asleep, %.0f %% in shared-memory\n"
+	       "  %-28s %8s  set-up, %.0f %% waiting for a secure thread)\n",
+	       "in TEE calls", pct(x->tee), pct(x->tee_asleep), pct(x->tee_setup),
+	       "", "", pct(x->tee_queue));
+	for (k = 0; k < NR_AQ_PARTS; k++) {
+		if (k == AQ_RUNNING)
+			printf("  outside TEE calls\n");
+		if (k == AQ_UNKNOWN && !(q->part_ns[k] > 0))
+			continue;
+		printf("    %-26s %6.1f %%\n", acceptq_part_name(k),
+		       pct(share(q->part_ns[k], q->thread_ns)));
+	}
+}
+
 static void print_text(const struct analysis *a, const struct analyze_opts *o)
 {
+	char b50[32], b99[32];
 	const struct evidence *e = &a->e;
 	const struct verdict *v = &a->v;
 	int p, c;
 
 	printf("teeprobe analyze: %s, %.1f s in %zu windows of %.0f ms, %d CPUs\n",
 	       o->input, a->seconds, a->s.n, a->s.len_ns / 1e6, a->s.ncpus);
-	printf("\nWhere a handshake's time goes (server side, mean of %.0f handshakes):\n",
+	printf("\nWhere a handshake's time goes (server side, %.0f handshakes):\n",
 	       e->handshakes);
-	for (p = 0; p < NR_PARTS; p++)
-		printf("  %-16s %12.0f us %6.1f %%\n", verdict_part_name(p),
-		       us(v->part_ns[p]), 100 * share(v->part_ns[p], v->total_ns));
-	printf("  %-16s %12.0f us\n", "total", us(v->total_ns));
-	printf("  (NET_RX wait: %.0f us per packet, the SYN's and the ACK's%s;\n"
-	       "   TEE ioctls: the accepting threads' time in TEE calls per handshake)\n",
-	       us(e->netrx_wait_ns), e->local_client ?
-	       ", and the client's SYN/ACK: the client runs on this host" : "");
+	printf("  %-16s %12s %10s %10s %7s\n", "part", "mean_us", "p50_us",
+	       "p99_us", "share");
+	for (p = 0; p < NR_PARTS; p++) {
+		const struct part_dist *d = part_dist_of(a, p);
+
+		printf("  %-16s %12.0f %10s %10s %6.1f %%\n", verdict_part_name(p),
+		       us(v->part_ns[p]), us_or_dash(d ? d->p50 : NAN, b50),
+		       us_or_dash(d ? d->p99 : NAN, b99),
+		       100 * share(v->part_ns[p], v->total_ns));
+	}
+	printf("  %-16s %12.0f\n", "total", us(v->total_ns));
+	if (a->hp[HP_TCP].n)
+		printf("  %-16s %12.0f %10.0f %10.0f  (SYN to accept(), per connection)\n",
+		       "connect+accept", us(a->hp[HP_TCP].mean),
+		       us(a->hp[HP_TCP].p50), us(a->hp[HP_TCP].p99));
+	if (a->hp[HP_NETRX].n)
+		printf("  (NET_RX wait: each connection's own SYN and final ACK, from the\n"
+		       "   NIC's interrupt to their processing; round trip: the rest of\n"
+		       "   SYN/ACK -> ACK, the client's side%s;\n",
+		       e->local_client ? ", its NET_RX wait too: it runs on this host" : "");
+	else
+		printf("  (NET_RX wait: %.0f us per packet, the SYN's and the ACK's%s;\n",
+		       us(e->netrx_wait_ns), e->local_client ?
+		       ", and the client's SYN/ACK: the client runs on this host" : "");
+	printf("   TEE ioctls: the accepting threads' time in TEE calls per handshake)\n");
+	if (!isnan(a->sum.untracked) && (a->sum.untracked > 0 || a->sum.tcp_missed > 0))
+		printf("  Not timed: %.0f of %.0f accepted handshakes (the table had no room,\n"
+		       "  or a step was not seen: %.0f hook hits missed); the figures above are\n"
+		       "  the others'.\n", a->sum.untracked, a->sum.accepted,
+		       a->sum.tcp_missed);
+	print_accept_queue(a);
 
 	printf("\nEvidence:\n");
 	printf("  TEE ioctls     %.0f calls, on-CPU %.1f %% of CPU time; by the %.0f "
@@ -447,6 +628,17 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 		       us(v->total_ns), 100 * share(v->part_ns[v->top], v->total_ns),
 		       verdict_part_name(v->second), us(v->part_ns[v->second]));
 	printf(".\n");
+	if (v->path == PATH_ACCEPT_QUEUE && (v->cause == CAUSE_TEE_BLOCKING ||
+					     v->cause == CAUSE_TEE_WORK))
+		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
+		       "  accept() while the accepting threads were %.0f %% in TEE calls (%.0f %%\n"
+		       "  asleep, %.0f %% set-up).\n",
+		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.tee),
+		       pct(e->acc.tee_asleep), pct(e->acc.tee_setup));
+	else if (v->path == PATH_ACCEPT_QUEUE)
+		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
+		       "  accept() while the accepting threads waited %.0f %% of it for a CPU.\n",
+		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.runnable));
 }
 
 static void print_json(const struct analysis *a, const struct analyze_opts *o)
@@ -460,12 +652,41 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 	json_num("window_ms", a->s.len_ns / 1e6, ",");
 	printf("\"verdict\":{\"cause\":\"%s\",\"title\":\"%s\",\"why\":\"%s\",",
 	       verdict_key(v->cause), verdict_title(v->cause), v->why);
-	printf("\"top\":\"%s\",\"second\":\"%s\"},", verdict_part_name(v->top),
-	       verdict_part_name(v->second));
+	printf("\"top\":\"%s\",\"second\":\"%s\",\"path\":\"%s\"},",
+	       verdict_part_name(v->top), verdict_part_name(v->second),
+	       verdict_path_key(v->path));
 	printf("\"parts_us\":{");
 	for (p = 0; p < NR_PARTS; p++)
 		json_num(verdict_part_name(p), us(v->part_ns[p]), ",");
 	json_num("total", us(v->total_ns), "},");
+	/* per part: the mean the verdict used, and per connection p50/p99 */
+	printf("\"parts\":{");
+	for (p = 0; p < NR_PARTS; p++) {
+		const struct part_dist *d = part_dist_of(a, p);
+
+		printf("%s\"%s\":{", p ? "," : "", verdict_part_key(p));
+		json_num("mean_us", us(v->part_ns[p]), ",");
+		json_num("p50_us", us(d ? d->p50 : NAN), ",");
+		json_num("p99_us", us(d ? d->p99 : NAN), "}");
+	}
+	printf(",\"connect_accept\":{");
+	json_num("handshakes", a->hp[HP_TCP].n, ",");
+	json_num("mean_us", us(a->hp[HP_TCP].mean), ",");
+	json_num("p50_us", us(a->hp[HP_TCP].p50), ",");
+	json_num("p99_us", us(a->hp[HP_TCP].p99), "}},");
+	printf("\"accept_queue\":{");
+	json_num("handshakes", a->q.handshakes, ",");
+	json_num("acceptors", a->q.acceptors, ",");
+	json_num("wait_share", share(v->part_ns[PART_ACCEPT], v->total_ns), ",");
+	printf("\"states\":%s,\"tee\":{", a->q.states ? "true" : "false");
+	json_num("share", e->acc.tee, ",");
+	json_num("asleep", e->acc.tee_asleep, ",");
+	json_num("setup", e->acc.tee_setup, ",");
+	json_num("queue", e->acc.tee_queue, "},");
+	printf("\"time\":{");
+	for (p = 0; p < NR_AQ_PARTS; p++)
+		json_num(acceptq_part_key(p), share(a->q.part_ns[p], a->q.thread_ns),
+			 p + 1 < NR_AQ_PARTS ? "," : "}},");
 	printf("\"evidence\":{");
 	json_num("handshakes", e->handshakes, ",");
 	json_num("client_handshakes", a->client_handshakes, ",");
@@ -485,7 +706,11 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 	json_num("tee_wait_runs", a->tee_wait_runs, ",");
 	json_num("netrx_per_s", a->sum.netrx_per_s, ",");
 	json_num("rx_packets_per_s", a->sum.rx_packets_per_s, ",");
-	json_num("handshakes_per_s", a->sum.handshakes_per_s, "},");
+	json_num("handshakes_per_s", a->sum.handshakes_per_s, ",");
+	json_num("untracked_handshakes", a->sum.untracked, ",");
+	json_num("tcp_hook_missed", a->sum.tcp_missed, ",");
+	json_num("syn_wait_us", us(e->syn_wait_ns), ",");
+	json_num("ack_wait_us", us(e->ack_wait_ns), "},");
 	printf("\"links\":[");
 	for (p = 0; p < NR_LINKS; p++) {
 		const struct link *l = &a->links[p];

@@ -573,7 +573,7 @@ static const struct metric tcp_metrics[] = {
 
 static const struct family fam_tcp_hist = {
 	"teeprobe_tcp_handshake_phase_seconds", "histogram",
-	"Duration of TCP handshake phases by port and phase (syn_synack, synack_ack, ack_accept, connect, connect_call), all CPUs."
+	"Duration of TCP handshake phases by port and phase (syn_wait, syn_synack, synack_ack, ack_wait, ack_accept, connect, connect_call), all CPUs."
 };
 static const struct family fam_tcp_max = {
 	"teeprobe_tcp_handshake_phase_max_seconds", "gauge",

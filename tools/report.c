@@ -79,11 +79,22 @@ struct netrx_windows {
 /* TCP handshake phases, from the teeprobe_tcp_handshake events */
 enum {
 	PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_ACCEPT, PH_CONNECT,
-	PH_CONNECT_CALL, NR_PHASES
+	PH_CONNECT_CALL, PH_SYN_WAIT, PH_ACK_WAIT, NR_PHASES
 };
 static const char *const phase_names[NR_PHASES] = {
-	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call"
+	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call",
+	"syn_wait", "ack_wait"
 };
+/* The order phases are shown in: a handshake's own, then the client's */
+static const int phase_order[NR_PHASES] = {
+	PH_SYN_WAIT, PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_WAIT, PH_ACK_ACCEPT,
+	PH_CONNECT, PH_CONNECT_CALL
+};
+/* phase_server - whether phase @p is a server one */
+static bool phase_server(int p)
+{
+	return p != PH_CONNECT && p != PH_CONNECT_CALL;
+}
 
 struct report {
 	struct snapshot snap[2];		/* start, end */
@@ -179,12 +190,16 @@ static const char *const tee_names[NR_TEE_FIELDS] = {
 	"cmd", "duration_ns", "offcpu_ns", "runq_ns", "queue_wait_ns", "ret"
 };
 
-/* the side, then the phases in the order of phase_names */
-enum { HS_SIDE, HS_PHASE, NR_HS_FIELDS = HS_PHASE + NR_PHASES };
+/* the side and ports, then the phases in the order of phase_names */
+enum { HS_SIDE, HS_SPORT, HS_DPORT, HS_PHASE, NR_HS_FIELDS = HS_PHASE + NR_PHASES };
 static const char *const hs_names[NR_HS_FIELDS] = {
-	"side", "syn_to_synack_ns", "synack_to_ack_ns", "ack_to_accept_ns",
-	"connect_ns", "connect_call_ns"
+	"side", "sport", "dport", "syn_to_synack_ns", "synack_to_ack_ns",
+	"ack_to_accept_ns", "connect_ns", "connect_call_ns", "syn_wait_ns",
+	"ack_wait_ns"
 };
+
+enum { ACC_TID, ACC_STATE, NR_ACC_FIELDS };
+static const char *const acc_names[NR_ACC_FIELDS] = { "tid", "state" };
 
 enum {
 	NW_CPU, NW_START, NW_LEN, NW_RAISES, NW_RUNS, NW_KSOFTIRQD_RUNS,
@@ -203,11 +218,13 @@ static const char *const nw_names[NR_NW_FIELDS] = {
 static struct event_fields tee_fields = { .names = tee_names, .n = NR_TEE_FIELDS };
 static struct event_fields hs_fields = { .names = hs_names, .n = NR_HS_FIELDS };
 static struct event_fields nw_fields = { .names = nw_names, .n = NR_NW_FIELDS };
+static struct event_fields acc_fields = { .names = acc_names, .n = NR_ACC_FIELDS };
 
 /* fields_reset - forget the formats looked up */
 static void fields_reset(void)
 {
 	tee_fields.event = hs_fields.event = nw_fields.event = NULL;
+	acc_fields.event = NULL;
 }
 
 /* fields_of - @ef, looked up in @event's format if not already */
@@ -278,6 +295,7 @@ static void on_tee_exit(struct report *r, struct tep_event *event,
 	call->dur_ns = d;
 	call->offcpu_ns = off;
 	call->runq_ns = fval(ef, TEE_RUNQ, record);
+	call->queue_wait_ns = fval(ef, TEE_QUEUE_WAIT, record);
 	call->cpu = record->cpu;
 	call->tid = tep_data_pid(event->tep, record);
 	for (i = 0; i < r->nr_cmds; i++)
@@ -333,17 +351,42 @@ static void on_tcp_handshake(struct report *r, struct tep_event *event,
 	h->ts = record->ts;
 	h->tid = tep_data_pid(event->tep, record);
 	h->client = client;
+	h->port = fval(ef, client ? HS_DPORT : HS_SPORT, record);
 	h->syn_synack_ns = fval(ef, HS_PHASE + PH_SYN_SYNACK, record);
 	h->synack_ack_ns = fval(ef, HS_PHASE + PH_SYNACK_ACK, record);
 	h->ack_accept_ns = fval(ef, HS_PHASE + PH_ACK_ACCEPT, record);
 	h->connect_ns = fval(ef, HS_PHASE + PH_CONNECT, record);
+	/* Files of teeprobe 0.1 have no waits per handshake. */
+	h->has_waits = !client && ef->f[HS_PHASE + PH_SYN_WAIT] &&
+		       ef->f[HS_PHASE + PH_ACK_WAIT];
+	h->syn_wait_ns = fval(ef, HS_PHASE + PH_SYN_WAIT, record);
+	h->ack_wait_ns = fval(ef, HS_PHASE + PH_ACK_WAIT, record);
 	r->handshakes[client]++;
-	for (p = client ? PH_CONNECT : 0; p < (client ? NR_PHASES : PH_CONNECT); p++) {
+	for (p = 0; p < NR_PHASES; p++) {
+		if (phase_server(p) == client)
+			continue;
+		if ((p == PH_SYN_WAIT || p == PH_ACK_WAIT) && !h->has_waits)
+			continue;
 		v = fval(ef, HS_PHASE + p, record);
 		/* connect_call is 0 when connect() did not wait */
 		if (v || p != PH_CONNECT_CALL)
 			samples_add(&r->phase[p], v);
 	}
+}
+
+/* on_acceptor_state - an accepting thread changed state */
+static void on_acceptor_state(struct report *r, struct tep_event *event,
+			      struct tep_record *record)
+{
+	const struct event_fields *ef = fields_of(&acc_fields, event);
+	unsigned long long state = fval(ef, ACC_STATE, record);
+	struct acc_event *a;
+
+	r->ev.acc = grow(r->ev.acc, r->ev.nacc, &r->ev.cap_acc, sizeof(*r->ev.acc));
+	a = &r->ev.acc[r->ev.nacc++];
+	a->ts = record->ts;
+	a->tid = fval(ef, ACC_TID, record);
+	a->state = state <= ACC_ASLEEP ? (enum acc_state)state : ACC_UNKNOWN;
 }
 
 /* on_netrx_window - one CPU's NET_RX window */
@@ -486,7 +529,7 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *record,
 	if (!r->teeprobe_events || record->ts < r->first_ts)
 		r->first_ts = record->ts;
 	if (record->ts > r->last_ts)
-		r->last_ts = record->ts;
+		r->last_ts = r->ev.end_ns = record->ts;
 	r->teeprobe_events++;
 	if (!strcmp(event->name, "teeprobe_tee_ioctl_exit"))
 		on_tee_exit(r, event, record);
@@ -494,6 +537,8 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *record,
 		on_netrx_window(r, event, record);
 	else if (!strcmp(event->name, "teeprobe_tcp_handshake"))
 		on_tcp_handshake(r, event, record);
+	else if (!strcmp(event->name, "teeprobe_acceptor_state"))
+		on_acceptor_state(r, event, record);
 	for (i = 0; i < r->nr_kinds; i++) {
 		if (r->kinds[i].id == id) {
 			r->kinds[i].count++;
@@ -937,7 +982,7 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 	const char *keys[2];
 	bool first = true, firstp;
 	unsigned int k;
-	int i, p;
+	int i, p, q;
 
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tcp_stats");
 	tables_load(&th, &r->snap[0], &r->snap[1], "tcp_hist");
@@ -967,7 +1012,8 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 			       "max_us");
 		}
 		firstp = true;
-		for (p = 0; p < NR_PHASES; p++) {
+		for (q = 0; q < NR_PHASES; q++) {
+			p = phase_order[q];
 			tcp_phase_line(&r->snap[0], port, phase_names[p], v);
 			count = -v[0];
 			sum = -v[1];
@@ -1005,11 +1051,12 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 		       r->handshakes[1], "phase", "count", "mean_us", "p50_us",
 		       "p99_us", "max_us");
 	firstp = true;
-	for (p = 0; p < NR_PHASES; p++) {
-		struct samples *x = &r->phase[p];
+	for (q = 0; q < NR_PHASES; q++) {
+		struct samples *x = &r->phase[phase_order[q]];
 		double total = 0;
 		size_t j;
 
+		p = phase_order[q];
 		if (!x->n)
 			continue;
 		sort_u64(x->v, x->n);
@@ -1354,7 +1401,8 @@ static bool put_report(int fd, const struct report *r)
 			       r->cmds[i].duration.n * sizeof(*r->cmds[i].duration.v));
 	return ok && put(fd, r->ev.tee, r->ev.ntee * sizeof(*r->ev.tee)) &&
 	       put(fd, r->ev.netrx, r->ev.nnetrx * sizeof(*r->ev.netrx)) &&
-	       put(fd, r->ev.hs, r->ev.nhs * sizeof(*r->ev.hs));
+	       put(fd, r->ev.hs, r->ev.nhs * sizeof(*r->ev.hs)) &&
+	       put(fd, r->ev.acc, r->ev.nacc * sizeof(*r->ev.acc));
 }
 
 /* get - the next @len bytes from @fd into @p; false when the stream ends first */
@@ -1461,6 +1509,7 @@ static bool get_report(int fd, struct report *r)
 	r->ev.tee = NULL;
 	r->ev.netrx = NULL;
 	r->ev.hs = NULL;
+	r->ev.acc = NULL;
 	r->seq = seq;		/* this process's own */
 	if (!ok || r->nr_cmds < 0 || r->nr_cmds > MAX_CMDS ||
 	    r->nr_kinds < 0 || r->nr_kinds > MAX_KINDS ||
@@ -1495,10 +1544,12 @@ static bool get_report(int fd, struct report *r)
 	}
 	ok = ok && get_array(fd, &r->ev.tee, r->ev.ntee, sizeof(*r->ev.tee)) &&
 	     get_array(fd, &r->ev.netrx, r->ev.nnetrx, sizeof(*r->ev.netrx)) &&
-	     get_array(fd, &r->ev.hs, r->ev.nhs, sizeof(*r->ev.hs));
+	     get_array(fd, &r->ev.hs, r->ev.nhs, sizeof(*r->ev.hs)) &&
+	     get_array(fd, &r->ev.acc, r->ev.nacc, sizeof(*r->ev.acc));
 	r->ev.cap_tee = r->ev.ntee;
 	r->ev.cap_netrx = r->ev.nnetrx;
 	r->ev.cap_hs = r->ev.nhs;
+	r->ev.cap_acc = r->ev.nacc;
 	/* and nothing after it */
 	return ok && !get(fd, &extra, 1);
 }
@@ -1777,12 +1828,25 @@ void report_summarize(struct report *r, struct session_summary *s)
 	s->tee_total_ns = tb.ok ? total : NAN;
 	tables_free(&tb);
 	tables_load(&tb, a, b, "tcp_stats");
-	for (i = 0; tb.ok && i < tb.t[1].nrows; i++)
-		if (tb.t[1].nfields[i] >= 2 && !strcmp(tb.t[1].rows[i][0], "all"))
-			accepted += tables_delta(&tb, "all", tb.t[1].rows[i][1],
-						 "accepted");
+	s->untracked = 0;
+	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
+		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
+			continue;
+		accepted += tables_delta(&tb, "all", tb.t[1].rows[i][1], "accepted");
+		s->untracked += tables_delta(&tb, "all", tb.t[1].rows[i][1],
+					     "untracked");
+	}
 	s->handshakes_per_s = tb.ok ? rate(accepted, s->seconds) : NAN;
 	s->accepted = tb.ok ? accepted : NAN;
+	if (!tb.ok)
+		s->untracked = NAN;
+	tables_free(&tb);
+	tables_load(&tb, a, b, "tcp_probes");
+	s->tcp_missed = tb.ok ? 0 : NAN;
+	for (i = 0; tb.ok && i < tb.t[1].nrows; i++)
+		if (tb.t[1].nfields[i] > 0)
+			s->tcp_missed += tables_delta(&tb, tb.t[1].rows[i][0], NULL,
+						      "nmissed");
 	tables_free(&tb);
 	s->syn_synack_ns = mean_of(&r->phase[PH_SYN_SYNACK]);
 	s->synack_ack_ns = mean_of(&r->phase[PH_SYNACK_ACK]);

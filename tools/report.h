@@ -25,6 +25,8 @@ struct session_summary {
 	double connect_ns;					/* mean */
 	double handshake_ns;	/* the three server phases' means, added */
 	double tee_per_hs_ns;	/* TEE ioctl time per accepted handshake */
+	double untracked;	/* accepted handshakes not timed */
+	double tcp_missed;	/* TCP hook and probe hits missed */
 };
 
 struct report *report_read(const char *input);

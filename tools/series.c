@@ -219,6 +219,7 @@ void session_events_free(struct session_events *ev)
 	free(ev->tee);
 	free(ev->netrx);
 	free(ev->hs);
+	free(ev->acc);
 	memset(ev, 0, sizeof(*ev));
 }
 

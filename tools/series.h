@@ -17,7 +17,7 @@
 
 /* One TEE ioctl, from its exit event */
 struct tee_call {
-	unsigned long long end_ns, dur_ns, offcpu_ns, runq_ns;
+	unsigned long long end_ns, dur_ns, offcpu_ns, runq_ns, queue_wait_ns;
 	int cpu, tid;
 	bool setup;		/* SHM_REGISTER or SHM_ALLOC */
 };
@@ -36,9 +36,21 @@ struct netrx_win {
 struct hs_event {
 	unsigned long long ts;
 	int tid;		/* server: the thread that accepted it */
+	int port;		/* server: the listening port; client: the remote */
 	bool client;
+	bool has_waits;		/* the event carries syn_wait_ns and ack_wait_ns */
 	unsigned long long syn_synack_ns, synack_ack_ns, ack_accept_ns;
+	unsigned long long syn_wait_ns, ack_wait_ns;	/* its own packets' */
 	unsigned long long connect_ns;
+};
+
+/* The scheduler states of accepting threads (teeprobe_acceptor_state) */
+enum acc_state { ACC_RUNNING, ACC_RUNNABLE, ACC_ASLEEP, ACC_UNKNOWN };
+
+struct acc_event {
+	unsigned long long ts;
+	int tid;
+	enum acc_state state;
 };
 
 struct session_events {
@@ -48,6 +60,9 @@ struct session_events {
 	size_t nnetrx, cap_netrx;
 	struct hs_event *hs;
 	size_t nhs, cap_hs;
+	struct acc_event *acc;
+	size_t nacc, cap_acc;
+	unsigned long long end_ns;	/* the last event's time */
 };
 
 /* The per-window figures, host-wide ("all") or of one CPU */

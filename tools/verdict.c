@@ -8,6 +8,10 @@
  * wait, and the client's too when the client runs on this host), ACK ->
  * accept (the application), and the application's time in TEE ioctls per
  * handshake. The largest part names the link; its evidence names the cause.
+ * When it is the accept queue, the cause is what the accepting threads did
+ * meanwhile: TEE calls (the case's blocking, seen through the queue when
+ * the server has fewer accepting threads than clients), waiting for a CPU,
+ * or the application's own slowness.
  */
 #include <math.h>
 #include <stddef.h>
@@ -20,6 +24,8 @@
 #define TEE_NETRX_R_MIN		0.3	/* correlation, TEE vs NET_RX delay */
 #define KSOFTIRQD_MIN		0.5	/* ksoftirqd's share of the wait */
 #define TEE_WAIT_MIN		0.3	/* share of the wait behind TEE calls */
+#define ACC_TEE_MIN		0.5	/* accepting threads' time in TEE calls */
+#define ACC_RUNNABLE_MIN	0.5	/* ... waiting for a CPU */
 
 static const char *const keys[NR_CAUSES] = {
 	[CAUSE_TEE_BLOCKING] = "tee-blocking",
@@ -29,6 +35,7 @@ static const char *const keys[NR_CAUSES] = {
 	[CAUSE_SOFTIRQ_BH] = "softirq-bh-off",
 	[CAUSE_NETWORK] = "network",
 	[CAUSE_ACCEPT] = "slow-accept",
+	[CAUSE_ACCEPT_CPU] = "accept-cpu-starved",
 	[CAUSE_KERNEL] = "kernel-syn",
 	[CAUSE_NONE] = "no-problem",
 	[CAUSE_WEAK] = "weak-evidence",
@@ -42,9 +49,23 @@ static const char *const titles[NR_CAUSES] = {
 	[CAUSE_SOFTIRQ_BH] = "NET_RX held off by something other than TEE calls",
 	[CAUSE_NETWORK] = "network round trip",
 	[CAUSE_ACCEPT] = "slow accept: the application takes connections late",
+	[CAUSE_ACCEPT_CPU] = "slow accept: the accepting threads wait for a CPU",
 	[CAUSE_KERNEL] = "the kernel's SYN processing",
 	[CAUSE_NONE] = "no problem: handshakes are within the target",
 	[CAUSE_WEAK] = "weak evidence: no single link stands out",
+};
+
+static const char *const part_keys[NR_PARTS] = {
+	[PART_NETRX] = "netrx_wait",
+	[PART_KERNEL] = "syn_synack",
+	[PART_NETWORK] = "round_trip",
+	[PART_ACCEPT] = "ack_accept",
+	[PART_TEE] = "tee_ioctls",
+};
+
+static const char *const path_keys[] = {
+	[PATH_DIRECT] = "direct",
+	[PATH_ACCEPT_QUEUE] = "accept-queue",
 };
 
 static const char *const parts[NR_PARTS] = {
@@ -70,6 +91,16 @@ const char *verdict_part_name(enum verdict_part p)
 	return p < NR_PARTS ? parts[p] : "?";
 }
 
+const char *verdict_part_key(enum verdict_part p)
+{
+	return p < NR_PARTS ? part_keys[p] : "?";
+}
+
+const char *verdict_path_key(enum verdict_path p)
+{
+	return p <= PATH_ACCEPT_QUEUE ? path_keys[p] : "?";
+}
+
 void verdict_default_opts(struct verdict_opts *o)
 {
 	o->target_ns = 10e6;		/* the case's target: 10,000 us */
@@ -83,16 +114,32 @@ static double nz(double v)
 	return isnan(v) || v < 0 ? 0 : v;
 }
 
-/* split - the parts of one handshake's time */
+/*
+ * split - the parts of one handshake's time. With each handshake's own
+ * packets' waits the NET_RX part is theirs, and the round trip holds the
+ * rest of SYN/ACK -> ACK: the client's side, its own NET_RX wait included
+ * when it runs on this host. Without (an older file) it is the mean wait
+ * of a packet, once for the SYN and once for the ACK inside SYN/ACK ->
+ * ACK, and once more for a client on this host.
+ */
 static void split(const struct evidence *e, struct verdict *v)
 {
 	double w = nz(e->netrx_wait_ns), s2 = nz(e->synack_ack_ns);
-	double in_s2 = fmin(s2, (e->local_client ? 2 : 1) * w);
+	double own_syn, own_ack, client;
 	int p;
 
-	v->part_ns[PART_NETRX] = w + in_s2;
+	if (!isnan(e->syn_wait_ns) && !isnan(e->ack_wait_ns)) {
+		own_syn = nz(e->syn_wait_ns);
+		own_ack = fmin(nz(e->ack_wait_ns), s2);
+		client = 0;
+	} else {
+		own_syn = w;
+		own_ack = fmin(w, s2);
+		client = e->local_client ? fmin(s2 - own_ack, w) : 0;
+	}
+	v->part_ns[PART_NETRX] = own_syn + own_ack + client;
 	v->part_ns[PART_KERNEL] = nz(e->syn_synack_ns);
-	v->part_ns[PART_NETWORK] = s2 - in_s2;
+	v->part_ns[PART_NETWORK] = s2 - own_ack - client;
 	v->part_ns[PART_ACCEPT] = nz(e->ack_accept_ns);
 	v->part_ns[PART_TEE] = nz(e->tee_per_hs_ns);
 	v->total_ns = 0;
@@ -106,6 +153,39 @@ static void split(const struct evidence *e, struct verdict *v)
 	for (p = 0; p < NR_PARTS; p++)
 		if (p != (int)v->top && v->part_ns[p] > v->part_ns[v->second])
 			v->second = p;
+}
+
+/* tee_cause - TEE time is to blame: blocking in set-up, or the work */
+static void tee_cause(double asleep, double setup, struct verdict *v)
+{
+	v->cause = nz(asleep) >= TEE_BLOCKED_MIN && nz(setup) >= TEE_SETUP_MIN ?
+		   CAUSE_TEE_BLOCKING : CAUSE_TEE_WORK;
+}
+
+/*
+ * accept_cause - why connections wait in the accept queue: what the
+ * threads that take them from it were doing meanwhile
+ */
+static void accept_cause(const struct evidence *e, struct verdict *v)
+{
+	const struct accept_evidence *a = &e->acc;
+
+	if (nz(a->tee) >= ACC_TEE_MIN) {
+		v->path = PATH_ACCEPT_QUEUE;
+		tee_cause(a->tee_asleep, a->tee_setup, v);
+		v->why = v->cause == CAUSE_TEE_BLOCKING ?
+			"connections wait longest in the accept queue while the threads that accept them sit in TEE calls, mostly asleep, much of it in shared-memory set-up" :
+			"connections wait longest in the accept queue while the threads that accept them sit in TEE calls, not for shared-memory set-up";
+	} else if (nz(a->runnable) >= ACC_RUNNABLE_MIN) {
+		v->path = PATH_ACCEPT_QUEUE;
+		v->cause = CAUSE_ACCEPT_CPU;
+		v->why = "connections wait longest in the accept queue while the threads that accept them wait for a CPU";
+	} else {
+		v->cause = CAUSE_ACCEPT;
+		v->why = isnan(a->tee) ?
+			"connections wait in the accept queue longest" :
+			"connections wait in the accept queue longest, while the threads that accept them run their own code or sleep, not in TEE calls";
+	}
 }
 
 /* netrx_cause - why packets wait for NET_RX */
@@ -131,6 +211,7 @@ static void netrx_cause(const struct evidence *e, struct verdict *v)
 void verdict_decide(const struct evidence *e, const struct verdict_opts *o,
 		    struct verdict *v)
 {
+	v->path = PATH_DIRECT;
 	split(e, v);
 	if (nz(e->handshakes) < o->min_handshakes) {
 		v->cause = CAUSE_WEAK;
@@ -149,14 +230,10 @@ void verdict_decide(const struct evidence *e, const struct verdict_opts *o,
 	}
 	switch (v->top) {
 	case PART_TEE:
-		if (nz(e->tee_blocked_share) >= TEE_BLOCKED_MIN &&
-		    nz(e->tee_setup_share) >= TEE_SETUP_MIN) {
-			v->cause = CAUSE_TEE_BLOCKING;
-			v->why = "TEE ioctls are the largest part, mostly asleep, and shared-memory set-up takes a large share of them";
-		} else {
-			v->cause = CAUSE_TEE_WORK;
-			v->why = "TEE ioctls are the largest part, but not for shared-memory set-up";
-		}
+		tee_cause(e->tee_blocked_share, e->tee_setup_share, v);
+		v->why = v->cause == CAUSE_TEE_BLOCKING ?
+			"TEE ioctls are the largest part, mostly asleep, and shared-memory set-up takes a large share of them" :
+			"TEE ioctls are the largest part, but not for shared-memory set-up";
 		break;
 	case PART_NETRX:
 		netrx_cause(e, v);
@@ -166,8 +243,7 @@ void verdict_decide(const struct evidence *e, const struct verdict_opts *o,
 		v->why = "SYN/ACK -> ACK, less its NET_RX wait, is the largest part";
 		break;
 	case PART_ACCEPT:
-		v->cause = CAUSE_ACCEPT;
-		v->why = "connections wait in the accept queue longest";
+		accept_cause(e, v);
 		break;
 	default:
 		v->cause = CAUSE_KERNEL;

@@ -64,6 +64,7 @@ struct server_config {
 	const char *tee_dev;		/* NULL: auto-detect */
 	int json;
 	const char *ready_file;
+	const char *accept_log;
 };
 
 /* struct server_counters - one worker's truth, written by it alone */
@@ -113,6 +114,7 @@ struct server {
 	char tee_path[256];
 	char listen_name[128];
 	int listen_fd;
+	int accept_log_fd;	/* --accept-log, or -1 */
 	int stop_fd;		/* eventfd: readable once the workers must stop */
 	int stopping;
 	struct worker *workers;
@@ -261,13 +263,39 @@ static void conn_read_hello(struct worker *w, struct conn *c)
 	conn_send_reply(w, c);
 }
 
+/*
+ * accept_log - one line of --accept-log: when accept() returned the
+ * connection from @peer, on CLOCK_REALTIME (the clock tcpdump stamps
+ * packets with), and the peer's port. One write() of a short line to an
+ * O_APPEND file: the workers' lines do not interleave.
+ */
+static void accept_log(struct server *srv, const struct sockaddr_storage *peer)
+{
+	struct timespec now;
+	char line[64];
+	int port = 0, n;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (peer->ss_family == AF_INET)
+		port = ntohs(((const struct sockaddr_in *)peer)->sin_port);
+	else if (peer->ss_family == AF_INET6)
+		port = ntohs(((const struct sockaddr_in6 *)peer)->sin6_port);
+	n = snprintf(line, sizeof(line), "%lld%09ld %d\n", (long long)now.tv_sec,
+		     now.tv_nsec, port);
+	if (write(srv->accept_log_fd, line, n) != n)
+		hs_err("--accept-log: write: %s", strerror(errno));
+}
+
 /* worker_accept - accept one connection, if another worker did not */
 static void worker_accept(struct worker *w)
 {
+	struct sockaddr_storage peer;
+	socklen_t peer_len = sizeof(peer);
 	struct conn *c;
 	int fd;
 
-	fd = accept4(w->srv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	fd = accept4(w->srv->listen_fd, (struct sockaddr *)&peer, &peer_len,
+		     SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0) {
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 		    errno != ECONNABORTED && w->accept_errors_to_show > 0) {
@@ -276,6 +304,8 @@ static void worker_accept(struct worker *w)
 		}
 		return;
 	}
+	if (w->srv->accept_log_fd >= 0)
+		accept_log(w->srv, &peer);
 	counter_inc(&w->counters.accepted);
 	c = calloc(1, sizeof(*c));
 	if (!c) {
@@ -669,6 +699,7 @@ static int server_parse_args(int argc, char **argv, struct server_config *cfg)
 		{ "tee-dev", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "ready-file", required_argument, NULL, 'r' },
+		{ "accept-log", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -734,6 +765,9 @@ static int server_parse_args(int argc, char **argv, struct server_config *cfg)
 		case 'r':
 			cfg->ready_file = optarg;
 			break;
+		case 'a':
+			cfg->accept_log = optarg;
+			break;
 		case 'h':
 			hs_usage(stdout);
 			exit(HS_EXIT_OK);
@@ -764,8 +798,18 @@ int server_main(int argc, char **argv)
 	memset(&srv, 0, sizeof(srv));
 	srv.listen_fd = -1;
 	srv.stop_fd = -1;
+	srv.accept_log_fd = -1;
 	if (server_parse_args(argc, argv, &srv.cfg))
 		return HS_EXIT_USAGE;
+	if (srv.cfg.accept_log) {
+		srv.accept_log_fd = open(srv.cfg.accept_log, O_WRONLY | O_CREAT |
+					 O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+		if (srv.accept_log_fd < 0) {
+			hs_err("--accept-log %s: %s", srv.cfg.accept_log,
+			       strerror(errno));
+			return HS_EXIT_FAIL;
+		}
+	}
 	if (srv.cfg.ready_file)
 		unlink(srv.cfg.ready_file);	/* a stale one must not count */
 
@@ -842,6 +886,8 @@ out_gate:
 	pthread_mutex_destroy(&srv.gate_lock);
 out:
 	free(srv.workers);
+	if (srv.accept_log_fd >= 0)
+		close(srv.accept_log_fd);
 	if (srv.stop_fd >= 0)
 		close(srv.stop_fd);
 	if (srv.listen_fd >= 0)

@@ -2,7 +2,8 @@
 /*
  * fuzz_trace.c - the whole trace.dat reader: the input as a file, read by
  * report_read() (libtracecmd, libtraceevent, then the markers and events),
- * summarised, and cut into windows by series_build().
+ * summarised, cut into windows by series_build(), and its accept-queue
+ * waits split by acceptq_measure().
  *
  * report_read() reads the file in a child first, which may die where the
  * libraries crash on a damaged file: that is the reader's guard working,
@@ -38,6 +39,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "fuzz.h"
+#include "../../tools/acceptq.h"
 #include "../../tools/report.h"
 #include "../../tools/series.h"
 #include "../../tools/utils.h"
@@ -321,6 +323,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session_summary sum;
 	struct series ser = { 0 };
+	struct acceptq q;
 	struct report *r;
 	int status;
 	pid_t pid;
@@ -334,6 +337,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	report_summarize(r, &sum);
 	if (!series_build(report_events(r), &ser))
 		series_free(&ser);
+	acceptq_measure(report_events(r), &q);
 	report_release(r);
 	return 0;
 }

@@ -3,7 +3,13 @@
 """synflood.py SRC DST PORT COUNT - send COUNT TCP SYNs from SRC (random
 source ports and sequence numbers) to DST:PORT through a raw IPv4 socket, as
 fast as Python can; print how many were sent and how long it took. A test
-tool for t85-stress: run it as root in the client's network namespace."""
+tool for t85-stress: run it as root in the client's network namespace.
+
+The source ports are a shuffled run through 1024..65535, so that up to
+64512 SYNs no two share a port: a second SYN from the port of a request
+still half-open would be taken as that request's retransmitted SYN, not
+as a new one (and the listener's SYN count would lawfully fall short of
+the kernel's InSegs). More SYNs than that start another run."""
 import random
 import socket
 import struct
@@ -41,8 +47,12 @@ def main():
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
     s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
     start = time.monotonic()
+    ports = []
     for _ in range(count):
-        pkt = syn(src, dst, random.randint(1024, 65535), port, random.getrandbits(32))
+        if not ports:
+            ports = list(range(1024, 65536))
+            random.shuffle(ports)
+        pkt = syn(src, dst, ports.pop(), port, random.getrandbits(32))
         while True:
             try:
                 s.sendto(pkt, (sys.argv[2], 0))

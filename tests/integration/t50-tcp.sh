@@ -36,6 +36,19 @@ netstat() {
 	awk -v k="$1" '$1 == "TcpExt:" && !n { for (i = 2; i <= NF; i++) col[$i] = i; n = 1; next }
 		$1 == "TcpExt:" { print $(col[k]) }' /proc/net/netstat
 }
+# snmp_opens - "PassiveOpens ActiveOpens": the server's (this namespace),
+# the client's (its namespace)
+snmp_opens() {
+	local k
+
+	for k in "" "ip netns exec $TP_CLIENT_NETNS"; do
+		$k cat /proc/net/snmp | awk -v f="${k:+ActiveOpens}" '
+			$1 == "Tcp:" && !h { for (i = 2; i <= NF; i++) c[$i] = i; h = 1; next }
+			$1 == "Tcp:" { print $(c[f == "" ? "PassiveOpens" : f]) }'
+	done | paste -sd' '
+}
+# snmp_delta NAME - the growth of PassiveOpens and ActiveOpens over a case
+snmp_delta() { awk 'NR == 1 { p = $1; a = $2 } NR == 2 { print $1 - p, $2 - a }' "$out/$1.snmp"; }
 # events FILE SIDE - the teeprobe_tcp_handshake events of SIDE in FILE
 events() { grep "teeprobe_tcp_handshake: side=$2 " "$1"; }
 # p50_us FILE SIDE FIELD - nearest-rank median of FIELD (ns) in us, as hsbench
@@ -71,6 +84,9 @@ tcp_case() {
 	shift 3
 	echo 1 >$DEBUGFS/reset
 	echo 0 >$TRACEFS/tracing_on
+	# Sized here: the top-level buffer stays at a page a CPU when tracing
+	# was first used through an instance (t40's) and not at the top level.
+	echo 4096 >$TRACEFS/buffer_size_kb
 	echo >$TRACEFS/trace
 	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_handshake/enable
 	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_window/enable
@@ -78,6 +94,7 @@ tcp_case() {
 	cp $DEBUGFS/tcp_probes "$out/$name.probes0"
 	netstat TCPSynRetrans >"$out/$name.netstat"
 	netstat ListenOverflows >>"$out/$name.netstat"
+	snmp_opens >"$out/$name.snmp"
 	LAB_OUT=$out/$name lab_run soft "$n" "$t" "$@"
 	rc=$?
 	# Let the window flush close the last windows (an eighth of a window late).
@@ -85,6 +102,7 @@ tcp_case() {
 	echo 0 >$TRACEFS/tracing_on
 	netstat TCPSynRetrans >>"$out/$name.netstat"
 	netstat ListenOverflows >>"$out/$name.netstat"
+	snmp_opens >>"$out/$name.snmp"
 	cp $DEBUGFS/tcp_stats "$out/$name.stats"
 	cp $DEBUGFS/tcp_hist "$out/$name.hist"
 	cp $DEBUGFS/tcp_probes "$out/$name.probes"
@@ -102,7 +120,7 @@ window_sum() {
 
 # check runs a function in a new shell: give it the helpers it calls.
 export out
-export -f tcp_stat table_stat netstat events lab_run kv
+export -f tcp_stat table_stat netstat snmp_opens events lab_run kv within
 
 # missed NAME - probe hits missed during the case (another kprobe was running)
 missed() {
@@ -150,8 +168,8 @@ done
 
 check "insmod teeprobe.ko" insmod "$ko"
 for sym in tcp_conn_request tcp_v4_send_synack tcp_v6_send_synack \
-	tcp_v4_syn_recv_sock tcp_v6_syn_recv_sock tcp_v4_reqsk_destructor \
-	tcp_v6_reqsk_destructor inet_stream_connect; do
+	tcp_v4_syn_recv_sock tcp_v6_syn_recv_sock inet_csk_complete_hashdance \
+	tcp_v4_reqsk_destructor tcp_v6_reqsk_destructor inet_stream_connect; do
 	check_eq "$sym is probed" attached \
 		"$(awk -v s=$sym '$1 == s { print $3 }' $DEBUGFS/tcp_probes)"
 done
@@ -170,8 +188,11 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 	check_eq "client: teeprobe counts $conns established connects" \
 		"$conns $conns" "$(tcp_stat $port connects "$out/base.stats") $(tcp_stat $port connected "$out/base.stats")"
 	echo "# base: $(tcp_stat $port untracked "$out/base.stats") server and $(tcp_stat $port connect_untracked "$out/base.stats") client handshakes untracked, $(missed base) probe hits missed"
-	check "handshakes not timed are explained by missed probe hits" \
-		test $(( $(tcp_stat $port untracked "$out/base.stats") + $(tcp_stat $port connect_untracked "$out/base.stats") )) -le "$(missed base)"
+	check_eq "no hook or probe hit missed, no handshake untracked on either side" "0 0 0" \
+		"$(missed base) $(tcp_stat $port untracked "$out/base.stats") $(tcp_stat $port connect_untracked "$out/base.stats")"
+	check_eq "SYNs, children and accepts = the kernel's PassiveOpens; connects = the client's ActiveOpens" \
+		"$(snmp_delta base | awk '{ print $1, $1, $1, $2 }')" \
+		"$(tcp_stat $port syns "$out/base.stats") $(tcp_stat $port children "$out/base.stats") $(tcp_stat $port accepted "$out/base.stats") $(tcp_stat $port connects "$out/base.stats")"
 	check "at most one final ACK made a child per handshake" \
 		test "$(tcp_stat $port children "$out/base.stats")" -le $conns
 	check_eq "every SYN was answered or counted dropped" \
@@ -191,7 +212,7 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 		"$(events "$out/base.trace" client | grep -c "dport=$port saddr=$TP_CLIENT_ADDR daddr=$TP_SERVER_ADDR ")"
 	check_eq "window events add up to the handshakes" "$conns $conns" \
 		"$(window_sum base accepted) $(window_sum base connected)"
-	for phase in syn_synack synack_ack ack_accept connect connect_call; do
+	for phase in syn_wait syn_synack synack_ack ack_wait ack_accept connect connect_call; do
 		want=$(timed base server)
 		[ $phase = connect ] && want=$(timed base client)
 		[ $phase = connect_call ] && want=$(tcp_stat $port connect_calls "$out/base.stats")
@@ -221,10 +242,15 @@ if check "IPv4: $light connections from two client threads" tcp_case light "$lig
 	b=$(json_p50 "$out/light/soft-$light/client.json" connect_us)
 	# The lab kernel's debugging (KASAN, lockdep, kmemleak) makes the
 	# system call's own entry and exit, outside the kernel's timing, a
-	# bigger part of what hsbench measures: 10 % on the stock kernels.
+	# bigger part of what hsbench measures: 10 % on the stock kernels. The
+	# call's entry and exit and hsbench's clock reads cost some 0.1 ms of
+	# their own under the emulator, whatever the connect() takes: a
+	# 0.8 ms connect() came out 0.087 ms (10.2 %) under hsbench's.
 	tol=10
 	[ "$TP_KERNEL" = lab ] && tol=25
-	check "client connect() p50: teeprobe $a us, hsbench $b us (within $tol %)" within $tol "$a" "$b"
+	check "client connect() p50: teeprobe $a us, hsbench $b us (within $tol % or 0.2 ms)" \
+		bash -c 'awk -v a="$1" -v b="$2" "BEGIN { exit !(b - a >= -200 && b - a <= 200) }" || within "$0" "$1" "$2"' \
+		"$tol" "$a" "$b"
 fi
 
 # --- netem delay on the client's NIC: SYN/ACK -> ACK grows, SYN -> SYN/ACK not

@@ -24,6 +24,28 @@ static struct evidence base(void)
 		.ack_accept_ns = 300 * US,
 		.tee_per_hs_ns = 0,
 		.r_tee_netrx = NAN,
+		/* an older file: no waits per handshake, no accept queue split */
+		.syn_wait_ns = NAN,
+		.ack_wait_ns = NAN,
+		.acc = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN },
+	};
+	return e;
+}
+
+/* queued - a server with fewer accepting threads than clients: 80 ms in
+ * the accept queue, each connection's own packets' waits known */
+static struct evidence queued(void)
+{
+	struct evidence e = base();
+
+	e.syn_wait_ns = 40 * US;
+	e.ack_wait_ns = 60 * US;
+	e.ack_accept_ns = 80 * MS;
+	e.tee_per_hs_ns = 20 * MS;
+	e.acc = (struct accept_evidence){
+		.tee = 0.65, .tee_asleep = 0.86, .tee_setup = 0.61,
+		.tee_queue = 0, .runnable = 0.05, .running = 0.2,
+		.asleep = 0.1, .unknown = 0,
 	};
 	return e;
 }
@@ -153,6 +175,70 @@ int main(void)
 	e.ack_accept_ns = 50 * MS;
 	tap_ok(decide(&e, &v) == CAUSE_ACCEPT && !isnan(v.total_ns),
 	       "missing figures count as 0, not NAN (%s)", verdict_key(v.cause));
+
+	/* each connection's own packets' waits */
+	e = base();
+	e.syn_wait_ns = 30 * US;
+	e.ack_wait_ns = 70 * US;
+	e.local_client = true;
+	decide(&e, &v);
+	tap_ok(near(v.part_ns[PART_NETRX], 100 * US) && near(v.part_ns[PART_NETWORK], 430 * US),
+	       "own waits: NET_RX = SYN's + ACK's own, round trip the rest of SYN/ACK->ACK, "
+	       "no mean added for a local client (%.0f, %.0f)",
+	       v.part_ns[PART_NETRX], v.part_ns[PART_NETWORK]);
+	e.ack_wait_ns = 900 * US;
+	decide(&e, &v);
+	tap_ok(near(v.part_ns[PART_NETWORK], 0) && near(v.part_ns[PART_NETRX], 530 * US),
+	       "an ACK's own wait is capped at SYN/ACK->ACK");
+	e = base();
+	e.syn_wait_ns = 0;
+	e.ack_wait_ns = 0;
+	decide(&e, &v);
+	tap_ok(near(v.part_ns[PART_NETRX], 0),
+	       "measured waits of 0 are 0, not the mean per packet");
+
+	/* the accept queue: what the accepting threads did meanwhile */
+	e = queued();
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING && v.top == PART_ACCEPT &&
+	       v.path == PATH_ACCEPT_QUEUE,
+	       "accept queue largest, acceptors 65 %% in TEE calls, asleep, in set-up: "
+	       "tee-blocking through the accept queue (%s, %s)", verdict_key(v.cause),
+	       verdict_path_key(v.path));
+	e.acc.tee_setup = 0.02;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK && v.path == PATH_ACCEPT_QUEUE,
+	       "... TEE calls without set-up (the fix at the same pool size): tee-work (%s)",
+	       verdict_key(v.cause));
+	e = queued();
+	e.acc.tee_asleep = 0.2;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK,
+	       "... TEE calls mostly on a CPU: tee-work (%s)", verdict_key(v.cause));
+	e = queued();
+	e.acc = (struct accept_evidence){ .tee = 0.05, .tee_asleep = 0.5,
+		.tee_setup = 0.5, .runnable = 0.7, .running = 0.2, .asleep = 0.05 };
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT_CPU && v.path == PATH_ACCEPT_QUEUE,
+	       "acceptors waiting for a CPU: accept-cpu-starved (%s)", verdict_key(v.cause));
+	e.acc = (struct accept_evidence){ .tee = 0, .tee_asleep = NAN,
+		.tee_setup = NAN, .runnable = 0.02, .running = 0.03, .asleep = 0.95 };
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT && v.path == PATH_DIRECT,
+	       "acceptors asleep outside TEE calls (the application accepts late): "
+	       "slow-accept (%s)", verdict_key(v.cause));
+	e.acc = (struct accept_evidence){ .tee = 0.1, .runnable = 0.1, .running = 0.8 };
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
+	       "acceptors running their own code: slow-accept (%s)", verdict_key(v.cause));
+	e = queued();
+	e.acc = (struct accept_evidence){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
+	       "nothing known of the acceptors: slow-accept, not a guess (%s)",
+	       verdict_key(v.cause));
+	e = queued();
+	e.ack_accept_ns = 1 * MS;
+	e.tee_per_hs_ns = 80 * MS;
+	e.tee_blocked_share = 0.9;
+	e.tee_setup_share = 0.6;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING && v.path == PATH_DIRECT &&
+	       v.top == PART_TEE,
+	       "as many acceptors as clients: the TEE part itself, directly (%s)",
+	       verdict_path_key(v.path));
 
 	/* every cause has a key and a title */
 	{

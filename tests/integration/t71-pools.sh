@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# t71-pools - teeprobe analyze across pool shapes: fewer server workers
+# than client threads (the normal case, where TEE blocking shows up as
+# connections waiting in the accept queue) up to as many, and one secure
+# thread up to one per CPU. hard-temp (per-call shared-memory set-up) must
+# be judged TEE blocking, through the accept queue where that is where the
+# handshakes wait; hard-reg (memory registered once) never. Each
+# connection's own parts add up to its SYN-to-accept() time, which must
+# come within 10 % (1 ms at least: the SYN's way to the server, which no
+# server sees) of the same time measured without teeprobe (the
+# client's SYNs captured by tcpdump, the server's accept() logged by
+# hsbench) at the median; the counts equal the kernel's SNMP counters.
+. "$(dirname "$0")/lib.sh"
+. "$top/lab/lab.sh"
+
+ko=$TP_MODULES/module/teeprobe.ko
+conns=${TP_POOL_CONNECTIONS:-150}
+out=/tmp/t71
+mkdir -p $out
+cd $out || exit 1
+. "$top/tests/integration/analyze.sh"
+
+if [ "$TP_KERNEL" = lab ]; then
+	skip "pool shapes" "they run on the stock kernels; the debug kernel would add ten minutes"
+	done_testing
+	exit
+fi
+
+# shape_run NAME MODE WORKERS - a recorded run of $conns connections from
+# 10 client threads, the client's SYNs captured and hsbench's accepts logged
+shape_run() {
+	local name=$1 mode=$2 workers=$3 rc
+
+	syns_start "$LAB_PORT" "$name" || return 1
+	scenario "$name" "$mode" "$conns" 10 --workers "$workers" --accept-log $out/$name.acc
+	rc=$?
+	syns_stop
+	return $rc
+}
+export conns
+export -f shape_run syns_start syns_stop
+
+# shapes: WORKERS/SECURE-THREADS (0: one secure thread per CPU)
+shapes=${TP_POOL_SHAPES:-"1/1 4/0 4/1 10/1"}
+secure_now=
+for shape in $shapes; do
+	workers=${shape%/*} secure=${shape#*/}
+	if [ "$secure" != "$secure_now" ]; then
+		[ -d /sys/module/teeprobe ] && rmmod teeprobe
+		[ -d /sys/module/teesim ] && rmmod teesim
+		check "teesim loads with secure_threads=$secure" lab_load secure_threads=$secure
+		check "insmod teeprobe" insmod "$ko"
+		secure_now=$secure
+	fi
+	for mode in hard-temp hard-reg; do
+		name=$mode-w$workers-s$secure
+		passive=$(snmp PassiveOpens) active=$(snmp ActiveOpens "$TP_CLIENT_NETNS")
+		check "$mode: $workers workers, secure_threads=$secure, 10 threads x $conns, recorded" \
+			shape_run "$name" "$mode" "$workers" || continue
+		passive=$(( $(snmp PassiveOpens) - passive ))
+		active=$(( $(snmp ActiveOpens "$TP_CLIENT_NETNS") - active ))
+		c=$(cause $name)
+		vtop=$(jpy $name "r['verdict']['top']")
+		path=$(jpy $name "r['verdict']['path']")
+		echo "# $name: $c, top $vtop, path $path; $(jpy $name "'acceptors in TEE calls %.2f (asleep %.2f, set-up %.2f, queue %.2f), waiting for a CPU %.2f' % (r['accept_queue']['tee']['share'] or 0, r['accept_queue']['tee']['asleep'] or 0, r['accept_queue']['tee']['setup'] or 0, r['accept_queue']['tee']['queue'] or 0, r['accept_queue']['time']['runnable'] or 0)")"
+		if [ $mode = hard-temp ]; then
+			check_eq "$name: the verdict is TEE blocking" tee-blocking "$c"
+			if [ "$vtop" = "ACK -> accept" ]; then
+				check_eq "$name: ... through the accept queue" accept-queue "$path"
+				check "$name: ... the text says so, with the acceptors' TEE share" \
+					sh -c "grep -A2 '^  Through the accept queue: ' $out/$name.txt | grep -q '% in TEE calls'"
+			fi
+		else
+			check "$name: the verdict is not TEE blocking ($c)" test "$c" != tee-blocking
+		fi
+		check_eq "$name: accepted = server events = hsbench's = the kernel's PassiveOpens" \
+			"$conns $conns $conns" \
+			"$(jpy $name "int(r['evidence']['handshakes'])") $(kv $out/lab-$name/$mode-$conns/server.txt handshakes_completed) $passive"
+		check_eq "$name: client handshake events = the client namespace's ActiveOpens" \
+			"$conns $conns" "$(jpy $name "int(r['evidence']['client_handshakes'])") $active"
+		check_eq "$name: no handshake untracked, no hook hit missed" "0 0" \
+			"$(jpy $name "'%d %d' % (r['evidence']['untracked_handshakes'], r['evidence']['tcp_hook_missed'])")"
+		ref=$(ref_p50 $name)
+		got=$(jpy $name "r['parts']['connect_accept']['p50_us']")
+		check "$name: SYN to accept() per connection, p50 $got us, within 10 % (1 ms at least) of the same without teeprobe ($ref us)" \
+			close_to "$got" "$ref"
+	done
+done
+rmmod teeprobe
+lab_unload
+done_testing
