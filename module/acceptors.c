@@ -10,13 +10,16 @@
  * it sees in accept(); a sched:sched_switch and a sched:sched_wakeup probe
  * report their state changes as teeprobe_acceptor_state events, and
  * "teeprobe analyze" lays them over each connection's wait, beside the TEE
- * ioctl events of the same threads.
+ * ioctl events of the same threads. The probes are attached while the
+ * event is enabled, and only then: every context switch of the host would
+ * pay for them otherwise. A tracepoint's register function runs under the
+ * tracepoints' own lock, where no other tracepoint can be registered: a
+ * work item attaches and detaches them.
  *
  * The marks are a bounded open-addressing set of thread ids, written with
  * cmpxchg and never taken out but by a reset or at unload (a thread id
  * reused by another thread keeps the mark: its events are only read for
- * threads that accept in the session). The probes cost a static branch
- * while no one records the event.
+ * threads that accept in the session).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +27,9 @@
 #include <linux/compiler.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
@@ -91,8 +97,6 @@ NOKPROBE_SYMBOL(teeprobe_acceptor_mark);
 /* tp_acceptor_switch - a marked thread leaves or takes a CPU */
 static void tp_acceptor_switch(TP_SCHED_SWITCH_PROTO)
 {
-	if (!trace_teeprobe_acceptor_state_enabled())
-		return;
 	if (acceptor_is(prev->pid))
 		/* Preempted, or still runnable: it wants the CPU back. */
 		trace_teeprobe_acceptor_state(prev->pid,
@@ -105,8 +109,6 @@ static void tp_acceptor_switch(TP_SCHED_SWITCH_PROTO)
 /* tp_acceptor_wakeup - a marked thread was woken: it waits for a CPU */
 static void tp_acceptor_wakeup(TP_SCHED_WAKEUP_PROTO)
 {
-	if (!trace_teeprobe_acceptor_state_enabled())
-		return;
 	if (acceptor_is(p->pid))
 		trace_teeprobe_acceptor_state(p->pid, TEEPROBE_ACCEPTOR_RUNNABLE);
 }
@@ -115,6 +117,54 @@ static struct teeprobe_hook acceptor_hooks[] = {
 	{ .name = "sched_switch", .probe = tp_acceptor_switch },
 	{ .name = "sched_wakeup", .probe = tp_acceptor_wakeup },
 };
+
+static DEFINE_MUTEX(hooks_lock);
+static bool hooks_attached, hooks_closing;
+static atomic_t event_users;	/* the event is enabled (0 or 1) */
+
+/* hooks_sync - attach the scheduler probes while the event is enabled */
+static void hooks_sync(struct work_struct *work)
+{
+	bool want;
+
+	mutex_lock(&hooks_lock);
+	want = atomic_read(&event_users) > 0 && !hooks_closing;
+	if (want && !hooks_attached) {
+		hooks_attached = !teeprobe_hooks_attach("acceptors", acceptor_hooks,
+							ARRAY_SIZE(acceptor_hooks));
+	} else if (!want && hooks_attached) {
+		teeprobe_hooks_detach(acceptor_hooks, ARRAY_SIZE(acceptor_hooks));
+		tracepoint_synchronize_unregister();
+		hooks_attached = false;
+	}
+	mutex_unlock(&hooks_lock);
+}
+
+static DECLARE_WORK(hooks_work, hooks_sync);
+
+/*
+ * teeprobe_acceptors_event_reg - teeprobe_acceptor_state is enabled: the
+ * module stays while it is (as for every teeprobe event), and the probes
+ * are attached
+ */
+int teeprobe_acceptors_event_reg(void)
+{
+	int ret = teeprobe_event_reg();
+
+	if (ret)
+		return ret;
+	atomic_inc(&event_users);
+	schedule_work(&hooks_work);
+	return 0;
+}
+
+/* teeprobe_acceptors_event_unreg - it is disabled: the probes go */
+void teeprobe_acceptors_event_unreg(void)
+{
+	atomic_dec(&event_users);
+	schedule_work(&hooks_work);
+	teeprobe_event_unreg();
+}
 
 /* teeprobe_acceptors_reset - forget the marks (threads are marked again) */
 void teeprobe_acceptors_reset(void)
@@ -135,16 +185,19 @@ void teeprobe_acceptors_show(struct seq_file *m)
 		   atomic_long_read(&acceptors_overflow));
 }
 
-/* teeprobe_acceptors_init - hook the scheduler's tracepoints */
+/* teeprobe_acceptors_init - nothing to attach until the event is enabled */
 int teeprobe_acceptors_init(void)
 {
-	return teeprobe_hooks_attach("acceptors", acceptor_hooks,
-				     ARRAY_SIZE(acceptor_hooks));
+	hooks_closing = false;
+	return 0;
 }
 
-/* teeprobe_acceptors_exit - unhook, and wait for the probes to finish */
+/* teeprobe_acceptors_exit - the probes gone, and no work left behind */
 void teeprobe_acceptors_exit(void)
 {
-	teeprobe_hooks_detach(acceptor_hooks, ARRAY_SIZE(acceptor_hooks));
-	tracepoint_synchronize_unregister();
+	mutex_lock(&hooks_lock);
+	hooks_closing = true;
+	mutex_unlock(&hooks_lock);
+	cancel_work_sync(&hooks_work);
+	hooks_sync(NULL);
 }

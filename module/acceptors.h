@@ -12,4 +12,8 @@ enum teeprobe_acceptor_state {
 	TEEPROBE_ACCEPTOR_ASLEEP,	/* blocked: in epoll, accept, a TEE call... */
 };
 
+/* the event's register and unregister functions (acceptors.c) */
+int teeprobe_acceptors_event_reg(void);
+void teeprobe_acceptors_event_unreg(void);
+
 #endif /* TEEPROBE_ACCEPTORS_H */

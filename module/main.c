@@ -26,6 +26,21 @@
 
 atomic_t teeprobe_reset_generation = ATOMIC_INIT(0);
 
+/*
+ * teeprobe_event_reg - one of teeprobe's trace events is enabled (its
+ * tracepoint gets its first probe): the module stays until it is disabled
+ */
+int teeprobe_event_reg(void)
+{
+	return try_module_get(THIS_MODULE) ? 0 : -ENODEV;
+}
+
+/* teeprobe_event_unreg - the event's last probe is gone */
+void teeprobe_event_unreg(void)
+{
+	module_put(THIS_MODULE);
+}
+
 #define TP_WINDOW_MS_MIN	10
 #define TP_WINDOW_MS_MAX	60000
 

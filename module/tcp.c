@@ -267,7 +267,9 @@ static void hs_account(u64 now, unsigned int slot,
 	st->win.count[counter]++;
 	for_each_set_bit(i, &phases, TEEPROBE_TCP_PHASES) {
 		teeprobe_hist_add(&st->port[slot].phase[i], phase_ns[i]);
-		teeprobe_hist_add(&st->win.phase[i], phase_ns[i]);
+		/* teeprobe_tcp_window carries the first five phases only */
+		if (i < TEEPROBE_TCP_SYN_WAIT)
+			teeprobe_hist_add(&st->win.phase[i], phase_ns[i]);
 	}
 	local_irq_restore(flags);
 }

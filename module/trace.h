@@ -21,6 +21,18 @@
 #include "tcp.h"
 #include "tee_cmd.h"
 
+/*
+ * Every event takes a reference on the module while anyone has it enabled
+ * (any tracefs instance, perf, BPF): rmmod says "in use" until they are
+ * off, instead of removing the events under a recording (a session whose
+ * owner was killed, say). main.c has the pair.
+ */
+#ifndef TEEPROBE_EVENT_REG_DECLARED
+#define TEEPROBE_EVENT_REG_DECLARED
+int teeprobe_event_reg(void);
+void teeprobe_event_unreg(void);
+#endif
+
 /* Tell user space (libtraceevent) the values of the command names. */
 #ifndef TP_TEE_CMD_SYMBOL
 #define TP_TEE_CMD_SYMBOL(e, name, cmd) { e, name },
@@ -38,7 +50,7 @@ TRACE_DEFINE_ENUM(TP_TEE_CMD_OTHER);
  * Readers of a recording use it to know that debugfs snapshots taken before
  * and after it do not subtract.
  */
-TRACE_EVENT(teeprobe_reset,
+TRACE_EVENT_FN(teeprobe_reset,
 
 	TP_PROTO(unsigned int generation),
 
@@ -52,14 +64,16 @@ TRACE_EVENT(teeprobe_reset,
 		__entry->generation = generation;
 	),
 
-	TP_printk("generation=%u", __entry->generation)
+	TP_printk("generation=%u", __entry->generation),
+
+	teeprobe_event_reg, teeprobe_event_unreg
 );
 
 /*
  * teeprobe_tee_ioctl_enter - a thread entered the TEE driver's ioctl.
  * @cmd: the decoded command; @raw_cmd: the ioctl number as passed.
  */
-TRACE_EVENT(teeprobe_tee_ioctl_enter,
+TRACE_EVENT_FN(teeprobe_tee_ioctl_enter,
 
 	TP_PROTO(unsigned int cmd, unsigned int raw_cmd),
 
@@ -76,7 +90,9 @@ TRACE_EVENT(teeprobe_tee_ioctl_enter,
 	),
 
 	TP_printk("cmd=%s raw_cmd=0x%x", show_tee_cmd(__entry->cmd),
-		  __entry->raw_cmd)
+		  __entry->raw_cmd),
+
+	teeprobe_event_reg, teeprobe_event_unreg
 );
 
 /*
@@ -86,7 +102,7 @@ TRACE_EVENT(teeprobe_tee_ioctl_enter,
  * a CPU; @queue_wait_ns: the part spent waiting for a free secure thread
  * (where the driver shows it); @ret: the ioctl's return value.
  */
-TRACE_EVENT(teeprobe_tee_ioctl_exit,
+TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
 
 	TP_PROTO(unsigned int cmd, u64 duration_ns, u64 offcpu_ns, u64 runq_ns,
 		 u64 queue_wait_ns, long ret),
@@ -114,7 +130,9 @@ TRACE_EVENT(teeprobe_tee_ioctl_exit,
 	TP_printk("cmd=%s duration_ns=%llu offcpu_ns=%llu runq_ns=%llu queue_wait_ns=%llu ret=%ld",
 		  show_tee_cmd(__entry->cmd), __entry->duration_ns,
 		  __entry->offcpu_ns, __entry->runq_ns, __entry->queue_wait_ns,
-		  __entry->ret)
+		  __entry->ret),
+
+	teeprobe_event_reg, teeprobe_event_unreg
 );
 
 /*
@@ -129,7 +147,7 @@ TRACE_EVENT(teeprobe_tee_ioctl_exit,
  * whose wait overlapped a thread inside a TEE ioctl running on this CPU,
  * @tee_delay_sum_ns the overlap: the NET_RX wait TEE calls caused.
  */
-TRACE_EVENT(teeprobe_netrx_window,
+TRACE_EVENT_FN(teeprobe_netrx_window,
 
 	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
 		 const struct teeprobe_netrx_counts *c,
@@ -201,7 +219,9 @@ TRACE_EVENT(teeprobe_netrx_window,
 		  __entry->ksoftirqd_delay_sum_ns,
 		  __entry->ksoftirqd_delay_p99_ns,
 		  __entry->ksoftirqd_delay_max_ns, __entry->tee_runs,
-		  __entry->tee_delay_sum_ns)
+		  __entry->tee_delay_sum_ns),
+
+	teeprobe_event_reg, teeprobe_event_unreg
 );
 
 /*
@@ -211,7 +231,7 @@ TRACE_EVENT(teeprobe_netrx_window,
  * the run; @ksoftirqd whether ksoftirqd ran it (else irq exit or bh
  * enable); @reraised whether it left work and raised NET_RX again.
  */
-TRACE_EVENT(teeprobe_netrx_run,
+TRACE_EVENT_FN(teeprobe_netrx_run,
 
 	TP_PROTO(s64 delay_ns, u64 run_ns, u64 packets, bool ksoftirqd,
 		 bool reraised),
@@ -236,7 +256,9 @@ TRACE_EVENT(teeprobe_netrx_run,
 
 	TP_printk("delay_ns=%lld run_ns=%llu packets=%llu ksoftirqd=%u reraised=%u",
 		  __entry->delay_ns, __entry->run_ns, __entry->packets,
-		  __entry->ksoftirqd, __entry->reraised)
+		  __entry->ksoftirqd, __entry->reraised),
+
+	teeprobe_event_reg, teeprobe_event_unreg
 );
 
 TRACE_DEFINE_ENUM(TEEPROBE_TCP_SERVER);
@@ -256,7 +278,7 @@ TRACE_DEFINE_ENUM(TEEPROBE_TCP_CLIENT);
  * socket's own: s is local, d is remote; IPv4 also in the v6 fields as
  * v4-mapped, as sock:inet_sock_set_state has them.
  */
-TRACE_EVENT(teeprobe_tcp_handshake,
+TRACE_EVENT_FN(teeprobe_tcp_handshake,
 
 	TP_PROTO(unsigned int side, const struct teeprobe_tcp_addrs *a,
 		 u64 syn_to_synack_ns, u64 synack_to_ack_ns,
@@ -312,7 +334,9 @@ TRACE_EVENT(teeprobe_tcp_handshake,
 		  __entry->syn_to_synack_ns, __entry->synack_to_ack_ns,
 		  __entry->ack_to_accept_ns, __entry->connect_ns,
 		  __entry->connect_call_ns, __entry->synack_retrans,
-		  __entry->syn_wait_ns, __entry->ack_wait_ns)
+		  __entry->syn_wait_ns, __entry->ack_wait_ns),
+
+	teeprobe_event_reg, teeprobe_event_unreg
 );
 
 TRACE_DEFINE_ENUM(TEEPROBE_ACCEPTOR_RUNNING);
@@ -330,9 +354,10 @@ TRACE_DEFINE_ENUM(TEEPROBE_ACCEPTOR_ASLEEP);
  * runnable (woken or preempted: waiting for a CPU) or asleep. Emitted from
  * sched_switch and sched_wakeup, for those threads only; with the TEE
  * ioctl events it tells what the accepting threads did while connections
- * waited in the accept queue.
+ * waited in the accept queue. The scheduler probes are attached only while
+ * the event is enabled: they cost nothing otherwise.
  */
-TRACE_EVENT(teeprobe_acceptor_state,
+TRACE_EVENT_FN(teeprobe_acceptor_state,
 
 	TP_PROTO(pid_t tid, unsigned int state),
 
@@ -349,7 +374,9 @@ TRACE_EVENT(teeprobe_acceptor_state,
 	),
 
 	TP_printk("tid=%d state=%s", __entry->tid,
-		  show_acceptor_state(__entry->state))
+		  show_acceptor_state(__entry->state)),
+
+	teeprobe_acceptors_event_reg, teeprobe_acceptors_event_unreg
 );
 
 /*
@@ -367,7 +394,7 @@ TRACE_EVENT(teeprobe_acceptor_state,
 		__entry->p##_max_ns = c->phase[i].max;			\
 	} while (0)
 
-TRACE_EVENT(teeprobe_tcp_window,
+TRACE_EVENT_FN(teeprobe_tcp_window,
 
 	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
 		 const struct teeprobe_tcp_counts *c),
@@ -447,7 +474,9 @@ TRACE_EVENT(teeprobe_tcp_window,
 		  __entry->connect_count, __entry->connect_p50_ns,
 		  __entry->connect_p99_ns, __entry->connect_max_ns,
 		  __entry->connect_call_count, __entry->connect_call_p50_ns,
-		  __entry->connect_call_p99_ns, __entry->connect_call_max_ns)
+		  __entry->connect_call_p99_ns, __entry->connect_call_max_ns),
+
+	teeprobe_event_reg, teeprobe_event_unreg
 );
 
 #endif /* _TEEPROBE_TRACE_H */
