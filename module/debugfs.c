@@ -3,6 +3,7 @@
  * debugfs.c - /sys/kernel/debug/teeprobe/: teeprobe's files.
  *
  *   version      (0400) module version and the kernel it was built for
+ *   generation   (0400) this load of the module, and its resets
  *   reset        (0200) write "1" to zero every counter and histogram
  *   pid_filter   (0600) processes whose TEE calls are followed ("all", or
  *                       up to 8 pids); write pids, or 0 for all
@@ -42,6 +43,40 @@ static int version_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(version);
+
+/*
+ * generation_show - "load ID reset N": counters read under two different
+ * lines (a reload, a reset in between) do not subtract
+ */
+static int generation_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "load %016llx reset %u\n", teeprobe_load_id,
+		   (unsigned int)atomic_read(&teeprobe_reset_generation));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(generation);
+
+/*
+ * teeprobe_seq_comm - a task's name as one field of a debugfs line: bytes
+ * other than printable ASCII, and the backslash, as \xHH. A task names
+ * itself: a space would break the fields, a newline start a line of its
+ * own ("\n# overflow 99" forging a trailer); an empty name is \x00.
+ */
+void teeprobe_seq_comm(struct seq_file *m, const char *comm)
+{
+	const unsigned char *c = (const unsigned char *)comm;
+
+	if (!*c) {
+		seq_puts(m, "\\x00");
+		return;
+	}
+	for (; *c; c++) {
+		if (*c > ' ' && *c < 0x7f && *c != '\\')
+			seq_putc(m, *c);
+		else
+			seq_printf(m, "\\x%02x", *c);
+	}
+}
 
 /*
  * copy_input - a write as a C string; refuse empty and overlong writes and
@@ -168,6 +203,8 @@ int teeprobe_debugfs_init(void)
 		return PTR_ERR(teeprobe_dir);
 	}
 	debugfs_create_file("version", 0400, teeprobe_dir, NULL, &version_fops);
+	debugfs_create_file("generation", 0400, teeprobe_dir, NULL,
+			    &generation_fops);
 	debugfs_create_file("reset", 0200, teeprobe_dir, NULL, &reset_fops);
 	debugfs_create_file("pid_filter", 0600, teeprobe_dir, NULL,
 			    &pid_filter_fops);

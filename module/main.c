@@ -11,6 +11,7 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/atomic.h>
 #include <linux/time64.h>
 #include <linux/cpu.h>
@@ -25,6 +26,13 @@
 #include "window.h"
 
 atomic_t teeprobe_reset_generation = ATOMIC_INIT(0);
+
+/*
+ * Tells this load of the module from any other (debugfs "generation"):
+ * counters read before and after a reload do not subtract, even when the
+ * later ones happen to be larger.
+ */
+u64 teeprobe_load_id;
 
 /*
  * teeprobe_event_reg - one of teeprobe's trace events is enabled (its
@@ -152,6 +160,7 @@ static int __init teeprobe_init(void)
 {
 	int ret;
 
+	teeprobe_load_id = get_random_u64() ?: 1;
 	ret = teeprobe_tee_init();
 	if (ret)
 		return ret;

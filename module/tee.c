@@ -43,7 +43,9 @@
 
 /* ---- parameters ------------------------------------------------------ */
 
-#define TP_MAX_PROBES		8
+/* the tee preset's six probes and up to ten of wait_symbols */
+#define TP_MAX_PROBES		16
+#define TP_MAX_WAIT_SYMBOLS	10
 #define TP_MAX_MAXACTIVE	4096
 #define TP_THREADS		256
 #define TP_CALL_BUCKETS		256
@@ -52,26 +54,44 @@ static char preset[16] = "tee";
 static char wait_symbols[256];
 static unsigned int maxactive;
 
-/* symbol_list_valid - comma-separated C identifiers, at most TP_MAX_PROBES */
+/*
+ * symbol_list_valid - comma-separated C identifiers, at most @max_items,
+ * none listed twice
+ */
 static bool symbol_list_valid(const char *s, unsigned int max_items)
 {
-	unsigned int items = 0, len = 0;
+	unsigned int items = 0, len = 0, i;
+	const char *start[TP_MAX_PROBES + 1], *p = s;
+	size_t size[TP_MAX_PROBES + 1];
 
-	for (; *s && *s != '\n'; s++) {
-		if (*s == ',') {
+	for (; *p && *p != '\n'; p++) {
+		if (*p == ',') {
 			if (!len)
 				return false;
 			len = 0;
 			continue;
 		}
-		if (!isalnum(*s) && *s != '_' && *s != '.')
+		if (!isalnum(*p) && *p != '_' && *p != '.')
 			return false;
-		if (!len++)
-			items++;
+		if (!len++) {
+			if (items == max_items || items > TP_MAX_PROBES)
+				return false;
+			start[items++] = p;
+		}
+		size[items - 1] = len;
 		if (len >= KSYM_NAME_LEN)
 			return false;
 	}
-	return (!items || len) && items <= max_items;
+	if (items && !len)
+		return false;
+	for (i = 0; i < items; i++) {
+		unsigned int j;
+
+		for (j = 0; j < i; j++)
+			if (size[i] == size[j] && !memcmp(start[i], start[j], size[i]))
+				return false;
+	}
+	return true;
 }
 
 /* param_set_preset - one of tee, tzdriver, custom */
@@ -88,11 +108,14 @@ static int param_set_preset(const char *val, const struct kernel_param *kp)
 static char ioctl_symbol[KSYM_NAME_LEN];
 static int param_set_symbols(const char *val, const struct kernel_param *kp)
 {
-	unsigned int max = kp->str->string == ioctl_symbol ? 1 : TP_MAX_PROBES;
+	unsigned int max = kp->str->string == ioctl_symbol ? 1 : TP_MAX_WAIT_SYMBOLS;
 
 	if (!symbol_list_valid(val, max)) {
-		pr_err("%s=%s: must be %s C symbol names\n", kp->name, val,
-		       max == 1 ? "one of" : "up to 8 comma-separated");
+		if (max == 1)
+			pr_err("%s: must be one C symbol name\n", kp->name);
+		else
+			pr_err("%s: must be up to %u comma-separated C symbol names, none twice\n",
+			       kp->name, max);
 		return -EINVAL;
 	}
 	return param_set_copystring(val, kp);
@@ -144,7 +167,7 @@ __MODULE_PARM_TYPE(ioctl_symbol, "string");
 MODULE_PARM_DESC(ioctl_symbol, "the driver's ioctl entry symbol, replacing the preset's; needed by preset=custom (default: the preset's, tee_ioctl or tc_client_ioctl)");
 module_param_cb(wait_symbols, &symbols_ops, &wait_symbols_str, 0444);
 __MODULE_PARM_TYPE(wait_symbols, "string");
-MODULE_PARM_DESC(wait_symbols, "up to 8 comma-separated symbols where callers wait for the TEE, added to the preset's (default none)");
+MODULE_PARM_DESC(wait_symbols, "up to 10 comma-separated symbols where callers wait for the TEE, added to the preset's (default none)");
 module_param_cb(maxactive, &maxactive_ops, &maxactive, 0444);
 __MODULE_PARM_TYPE(maxactive, "uint");
 MODULE_PARM_DESC(maxactive, "calls each kretprobe can follow at once, 0 to 4096; 0 = max(256, 16 per CPU) (default 0)");
@@ -625,34 +648,55 @@ NOKPROBE_SYMBOL(timed_return);
 
 /* ---- attaching ------------------------------------------------------------ */
 
-/* add_probe - describe a probe; attached later by attach_all */
-static void add_probe(const char *symbol, enum tp_role role)
+/*
+ * add_probe - describe a probe; attached later by attach_all. A symbol
+ * probed already (a wait symbol the preset has) or one probe too many is
+ * an error: the load fails with a message rather than probe less.
+ */
+static int add_probe(const char *symbol, enum tp_role role)
 {
 	struct tp_probe *p;
+	unsigned int i;
 
-	if (nr_probes >= TP_MAX_PROBES || !*symbol)
-		return;
+	if (!*symbol)
+		return 0;
+	for (i = 0; i < nr_probes; i++) {
+		if (!strcmp(probes[i].symbol, symbol)) {
+			pr_err("%s is probed twice (the preset %s probes it already)\n",
+			       symbol, preset);
+			return -EINVAL;
+		}
+	}
+	if (nr_probes >= TP_MAX_PROBES) {
+		pr_err("%s: more than %d TEE probes in all\n", symbol, TP_MAX_PROBES);
+		return -EINVAL;
+	}
 	p = &probes[nr_probes++];
 	strscpy(p->symbol, symbol, sizeof(p->symbol));
 	p->role = role;
 	p->state = TP_WAITING;
+	return 0;
 }
 
 /* add_probe_list - one probe per comma-separated symbol of @list */
-static void add_probe_list(const char *list, enum tp_role role)
+static int add_probe_list(const char *list, enum tp_role role)
 {
 	char name[KSYM_NAME_LEN];
 	const char *end;
 	size_t len;
+	int ret;
 
 	while (*list) {
 		end = strchrnul(list, ',');
 		len = min_t(size_t, end - list, sizeof(name) - 1);
 		memcpy(name, list, len);
 		name[len] = '\0';
-		add_probe(strim(name), role);
+		ret = add_probe(strim(name), role);
+		if (ret)
+			return ret;
 		list = *end ? end + 1 : end;
 	}
+	return 0;
 }
 
 /*
@@ -696,9 +740,11 @@ static void attach_one(struct tp_probe *p)
 		p->error = ret;
 		p->state = TP_WAITING;
 	} else {
+		/* Said once: it is tried again whenever a module loads. */
+		if (p->error != ret)
+			pr_warn("cannot probe %s: error %d\n", p->symbol, ret);
 		p->error = ret;
 		p->state = TP_FAILED;
-		pr_warn("cannot probe %s: error %d\n", p->symbol, ret);
 	}
 }
 
@@ -905,11 +951,13 @@ void teeprobe_tee_show_threads(struct seq_file *m)
 	raw_spin_unlock_irqrestore(&threads_lock, flags);
 	sort(copy, n, sizeof(*copy), cmp_thread, NULL);
 	seq_puts(m, "# tgid tid comm calls total_ns offcpu_ns queue_wait_ns\n");
-	for (i = 0; i < n; i++)
-		seq_printf(m, "%d %d %s %llu %llu %llu %llu\n", copy[i].tgid,
-			   copy[i].tid, copy[i].comm, copy[i].calls,
+	for (i = 0; i < n; i++) {
+		seq_printf(m, "%d %d ", copy[i].tgid, copy[i].tid);
+		teeprobe_seq_comm(m, copy[i].comm);
+		seq_printf(m, " %llu %llu %llu %llu\n", copy[i].calls,
 			   copy[i].total_ns, copy[i].offcpu_ns,
 			   copy[i].queue_wait_ns);
+	}
 	seq_printf(m, "# overflow %llu\n", threads_overflow);
 	vfree(copy);
 }
@@ -941,30 +989,32 @@ static struct teeprobe_hook tee_hooks[] = {
 	{ .name = "sched_switch", .probe = tp_sched_switch },
 };
 
-/* describe_probes - the probes of the chosen preset */
+/* describe_probes - the probes of the chosen preset, and wait_symbols */
 static int describe_probes(void)
 {
+	int ret = 0;
+
+	nr_probes = 0;
 	if (!strcmp(preset, "tee")) {
-		add_probe(*ioctl_symbol ? ioctl_symbol : "tee_ioctl", TP_ROLE_IOCTL);
-		add_probe("optee_cq_wait_for_completion", TP_ROLE_WAIT);
-		add_probe("teesim_wait_for_secure_thread", TP_ROLE_WAIT);
-		add_probe("tee_shm_register_user_buf", TP_ROLE_STEP);
-		add_probe("tee_shm_alloc_user_buf", TP_ROLE_STEP);
-		add_probe("tee_shm_fop_release", TP_ROLE_STEP);
+		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tee_ioctl", TP_ROLE_IOCTL) ?:
+		      add_probe("optee_cq_wait_for_completion", TP_ROLE_WAIT) ?:
+		      add_probe("teesim_wait_for_secure_thread", TP_ROLE_WAIT) ?:
+		      add_probe("tee_shm_register_user_buf", TP_ROLE_STEP) ?:
+		      add_probe("tee_shm_alloc_user_buf", TP_ROLE_STEP) ?:
+		      add_probe("tee_shm_fop_release", TP_ROLE_STEP);
 	} else if (!strcmp(preset, "tzdriver")) {
-		add_probe(*ioctl_symbol ? ioctl_symbol : "tc_client_ioctl",
-			  TP_ROLE_IOCTL);
-		add_probe("tc_client_call", TP_ROLE_WAIT);
-		add_probe("tc_ns_smc", TP_ROLE_STEP);
+		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tc_client_ioctl",
+				TP_ROLE_IOCTL) ?:
+		      add_probe("tc_client_call", TP_ROLE_WAIT) ?:
+		      add_probe("tc_ns_smc", TP_ROLE_STEP);
 	} else {
 		if (!*ioctl_symbol) {
 			pr_err("preset=custom needs ioctl_symbol=\n");
 			return -EINVAL;
 		}
-		add_probe(ioctl_symbol, TP_ROLE_IOCTL);
+		ret = add_probe(ioctl_symbol, TP_ROLE_IOCTL);
 	}
-	add_probe_list(wait_symbols, TP_ROLE_WAIT);
-	return 0;
+	return ret ?: add_probe_list(wait_symbols, TP_ROLE_WAIT);
 }
 
 /* teeprobe_tee_init - allocate, hook sched_switch, attach what exists */

@@ -36,6 +36,8 @@ static inline u64 teeprobe_ns_delta(u64 from, u64 to)
 
 /* Incremented on every counter reset; carried by the teeprobe_reset event. */
 extern atomic_t teeprobe_reset_generation;
+/* A random number drawn at load: which load of the module the counters are */
+extern u64 teeprobe_load_id;
 
 void teeprobe_reset_all(void);
 
@@ -108,6 +110,7 @@ void teeprobe_acceptor_mark(struct task_struct *task);
 void teeprobe_acceptors_show(struct seq_file *m);
 
 int teeprobe_debugfs_init(void);
+void teeprobe_seq_comm(struct seq_file *m, const char *comm);
 void teeprobe_debugfs_exit(void);
 
 #endif /* TEEPROBE_H */

@@ -75,6 +75,7 @@ struct analysis {
 	struct acceptq q;
 	struct part_dist hp[NR_HP];
 	double untracked, probe_misses;		/* handshakes not timed */
+	const char *counters_note;	/* counters that do not subtract: why */
 };
 
 static void analyze_usage(FILE *out)
@@ -553,7 +554,10 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 	int p, c;
 
 	printf("teeprobe analyze: %s, %.1f s in %zu windows of %.0f ms, %d CPUs\n",
-	       o->input, a->seconds, a->s.n, a->s.len_ns / 1e6, a->s.ncpus);
+	       tstr(o->input), a->seconds, a->s.n, a->s.len_ns / 1e6, a->s.ncpus);
+	if (a->counters_note)
+		printf("  counters: %s: the module's counters are left out; the\n"
+		       "  figures come from the events\n", a->counters_note);
 	printf("\nWhere a handshake's time goes (server side, %.0f handshakes):\n",
 	       e->handshakes);
 	printf("  %-16s %12s %10s %10s %7s\n", "part", "mean_us", "p50_us",
@@ -647,11 +651,11 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 	const struct verdict *v = &a->v;
 	int p, c;
 
-	printf("{\"file\":\"%s\",", o->input);
+	printf("{\"file\":%s,", jstr(o->input));
 	json_num("seconds", a->seconds, ",");
 	json_num("window_ms", a->s.len_ns / 1e6, ",");
-	printf("\"verdict\":{\"cause\":\"%s\",\"title\":\"%s\",\"why\":\"%s\",",
-	       verdict_key(v->cause), verdict_title(v->cause), v->why);
+	printf("\"verdict\":{\"cause\":%s,\"title\":%s,\"why\":%s,",
+	       jstr(verdict_key(v->cause)), jstr(verdict_title(v->cause)), jstr(v->why));
 	printf("\"top\":\"%s\",\"second\":\"%s\",\"path\":\"%s\"},",
 	       verdict_part_name(v->top), verdict_part_name(v->second),
 	       verdict_path_key(v->path));
@@ -710,7 +714,8 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 	json_num("untracked_handshakes", a->sum.untracked, ",");
 	json_num("tcp_hook_missed", a->sum.tcp_missed, ",");
 	json_num("syn_wait_us", us(e->syn_wait_ns), ",");
-	json_num("ack_wait_us", us(e->ack_wait_ns), "},");
+	json_num("ack_wait_us", us(e->ack_wait_ns), ",");
+	printf("\"counters_comparable\":%s},", a->counters_note ? "false" : "true");
 	printf("\"links\":[");
 	for (p = 0; p < NR_LINKS; p++) {
 		const struct link *l = &a->links[p];
@@ -828,6 +833,7 @@ int analyze_main(int argc, char **argv)
 	if (!r)
 		return 1;
 	report_summarize(r, &a.sum);
+	a.counters_note = report_counters_note(r);
 	if (series_build(report_events(r), &a.s)) {
 		report_release(r);
 		return 1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lock.h"
 #include "module.h"
 #include "teeprobe.h"
 #include "utils.h"
@@ -22,34 +23,57 @@ static void check_usage(FILE *out)
 		"not-found until a module with the symbol loads) and the\n"
 		"kernel tracepoints it is attached to. Mounts\n"
 		"debugfs and tracefs if they are not mounted, as trace-cmd\n"
-		"does.\n"
-		"Exit status 0 when ready, 1 otherwise.\n");
+		"does. Cleans up what a recording session that did not end\n"
+		"left (its tracefs instance and trace-cmd, the module's\n"
+		"window and pid filter), and says so.\n"
+		"Exit status 0 when ready, 1 otherwise: not ready when the TEE\n"
+		"driver's ioctl probe failed to attach.\n");
 }
 
-/* print_tee_probes - each TEE probe's symbol and state, from debugfs */
-static void print_tee_probes(void)
+/*
+ * print_tee_probes - each TEE probe's symbol and state, from debugfs.
+ * Returns -1 when the ioctl probe failed to attach (it was found, and
+ * refused): no TEE call would be seen. Not found yet is fine: the driver
+ * may load later.
+ */
+static int print_tee_probes(void)
 {
 	char *path = teeprobe_debugfs_path("tee_probes");
 	char *text, *line, *save = NULL;
-	char symbol[128], role[16], state[16];
-	int err = 0;
+	int err = 0, ret = 0;
 
 	text = path ? read_text_file(path, 64 * 1024, &err) : NULL;
 	free(path);
 	if (!text) {
 		printf("tee probes: unreadable (%s)\n", strerror(err));
-		return;
+		return -1;
 	}
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		char *symbol, *role, *state, *error, *fsave = NULL;
+
 		if (!strncmp(line, "# preset ", 9))
 			printf("tee preset: %s\n", line + 9);
 		if (line[0] == '#')
 			continue;
-		if (sscanf(line, "%127s %15s %15s", symbol, role, state) == 3)
-			printf("tee probe: %s (%s) %s\n", symbol, role, state);
+		/* fields as they are: a symbol may be as long as KSYM_NAME_LEN */
+		symbol = strtok_r(line, " ", &fsave);
+		role = strtok_r(NULL, " ", &fsave);
+		state = strtok_r(NULL, " ", &fsave);
+		error = strtok_r(NULL, " ", &fsave);
+		if (!symbol || !role || !state)
+			continue;
+		printf("tee probe: %s (%s) %s%s%s\n", symbol, role, state,
+		       !strcmp(state, "failed") && error ? ", error " : "",
+		       !strcmp(state, "failed") && error ? error : "");
+		if (!strcmp(role, "ioctl") && !strcmp(state, "failed")) {
+			err_msg("check: the TEE driver's ioctl probe %s failed (error %s): no TEE call would be seen\n",
+				symbol, error ? error : "?");
+			ret = -1;
+		}
 	}
 	free(text);
+	return ret;
 }
 
 /* print_hooks - the kernel tracepoints the module is attached to */
@@ -83,7 +107,7 @@ int check_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	char *version;
-	int c;
+	int c, ready = 0, owner;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -101,12 +125,15 @@ int check_main(int argc, char **argv)
 	}
 	if (teeprobe_require_module())
 		return 1;
+	owner = session_sweep("check");
 	version = teeprobe_module_version();
 	printf("module: %s\n", version);
 	printf("tracefs: %s\n", teeprobe_tracing_dir());
-	print_tee_probes();
+	if (owner > 0)
+		printf("session: pid %d is recording\n", owner);
+	ready |= print_tee_probes();
 	print_hooks();
-	printf("ready\n");
+	printf(ready ? "not ready\n" : "ready\n");
 	free(version);
-	return 0;
+	return ready ? 1 : 0;
 }

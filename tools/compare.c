@@ -80,6 +80,7 @@ int compare_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct session_summary sum[2];
+	const char *note[2];
 	struct report *r;
 	bool json = false;
 	double a, b;
@@ -109,11 +110,12 @@ int compare_main(int argc, char **argv)
 		if (!r)
 			return 1;
 		report_summarize(r, &sum[c]);
+		note[c] = report_counters_note(r);
 		report_release(r);
 	}
 	if (json) {
-		printf("{\"before\":\"%s\",\"after\":\"%s\",\"rows\":[",
-		       argv[optind], argv[optind + 1]);
+		printf("{\"before\":%s,\"after\":%s,\"rows\":[",
+		       jstr(argv[optind]), jstr(argv[optind + 1]));
 		for (i = 0; i < ARRAY_SIZE(rows); i++) {
 			a = value(&sum[0], &rows[i]);
 			b = value(&sum[1], &rows[i]);
@@ -124,7 +126,8 @@ int compare_main(int argc, char **argv)
 			json_num("ratio", a != 0 ? b / a : NAN, false);
 			printf("}");
 		}
-		printf("]}\n");
+		printf("],\"counters_comparable\":{\"before\":%s,\"after\":%s}}\n",
+		       note[0] ? "false" : "true", note[1] ? "false" : "true");
 		return 0;
 	}
 	printf("%-24s %14s %14s %14s %9s\n", "", "before", "after", "change",
@@ -148,7 +151,11 @@ int compare_main(int argc, char **argv)
 		else
 			printf(" %+14.2f %8.2fx\n", b - a, b / a);
 	}
-	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", argv[optind],
-	       sum[0].seconds, argv[optind + 1], sum[1].seconds);
+	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", tstr(argv[optind]),
+	       sum[0].seconds, tstr(argv[optind + 1]), sum[1].seconds);
+	for (c = 0; c < 2; c++)
+		if (note[c])
+			printf("(%s: %s: its module counters are left out, \"-\")\n",
+			       c ? "after" : "before", note[c]);
 	return 0;
 }

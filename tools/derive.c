@@ -2,6 +2,7 @@
 /*
  * derive.c - figures derived from two snapshots (see derive.h).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,48 @@
 #include "utils.h"
 
 /*
+ * derive_same_counters - whether the module's counters of @a and @b
+ * subtract: the same load of the module, no reset in between (its
+ * "generation" file). NULL, or the reason they do not, into @why.
+ * Snapshots of a module without the file (teeprobe 0.1) are taken as
+ * comparable, as they were.
+ */
+bool derive_same_counters(const struct snapshot *a, const struct snapshot *b,
+			  const char **why)
+{
+	const char *ga = snapshot_text(a, "generation");
+	const char *gb = snapshot_text(b, "generation");
+	char la[32] = "", lb[32] = "";
+	unsigned int ra = 0, rb = 0;
+
+	if (why)
+		*why = NULL;
+	if (!ga && !gb)
+		return true;
+	if (!ga || !gb || sscanf(ga, "load %31s reset %u", la, &ra) != 2 ||
+	    sscanf(gb, "load %31s reset %u", lb, &rb) != 2) {
+		if (why)
+			*why = "the module was loaded or unloaded in between";
+		return false;
+	}
+	if (strcmp(la, lb)) {
+		if (why)
+			*why = "the module was reloaded in between";
+		return false;
+	}
+	if (ra != rb) {
+		if (why)
+			*why = "the module's counters were reset in between";
+		return false;
+	}
+	return true;
+}
+
+/*
  * tables_load - @source of both snapshots as tables. Both are parsed (and
  * so initialised) even when the first is missing: tables_free frees both.
+ * Not ok when the counters do not subtract (derive_same_counters): a
+ * difference across a reload or a reset is no count at all.
  */
 void tables_load(struct tables *tb, const struct snapshot *a,
 		 const struct snapshot *b, const char *source)
@@ -19,7 +60,7 @@ void tables_load(struct tables *tb, const struct snapshot *a,
 	int ra = table_parse(&tb->t[0], snapshot_text(a, source));
 	int rb = table_parse(&tb->t[1], snapshot_text(b, source));
 
-	tb->ok = !ra && !rb;
+	tb->ok = !ra && !rb && derive_same_counters(a, b, NULL);
 }
 
 /* tables_free - release both tables */
@@ -29,10 +70,12 @@ void tables_free(struct tables *tb)
 	table_free(&tb->t[1]);
 }
 
-/* tables_delta - end minus start of one value */
+/* tables_delta - end minus start of one value; NAN when they do not subtract */
 double tables_delta(const struct tables *tb, const char *k0, const char *k1,
 		    const char *col)
 {
+	if (!tb->ok)
+		return NAN;
 	return table_get(&tb->t[1], k0, k1, col) -
 	       table_get(&tb->t[0], k0, k1, col);
 }
@@ -51,7 +94,7 @@ double tables_hist_keyed_delta(const struct tables *tb, const char *const *keys,
 	int p, i, k, c;
 
 	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
-	for (p = 0; p < 2; p++) {
+	for (p = 0; tb->ok && p < 2; p++) {
 		const struct table *t = &tb->t[p];
 
 		c = table_col(t, col);

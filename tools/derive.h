@@ -19,6 +19,8 @@ struct tables {
 	bool ok;
 };
 
+bool derive_same_counters(const struct snapshot *a, const struct snapshot *b,
+			  const char **why);
 void tables_load(struct tables *tb, const struct snapshot *a,
 		 const struct snapshot *b, const char *source);
 void tables_free(struct tables *tb);

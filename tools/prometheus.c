@@ -138,8 +138,13 @@ static bool comment_u64(const char *text, const char *lead, const char *key,
 
 	if (!text)
 		return false;
+	/*
+	 * The last such line: trailers follow the rows, and no line may stand
+	 * for one before it (the module escapes task names, so none can hold
+	 * a line of its own; this holds even if one did).
+	 */
 	copy = xstrdup(text);
-	for (line = strtok_r(copy, "\n", &save); line && !found;
+	for (line = strtok_r(copy, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] != '#')
 			continue;
@@ -320,6 +325,10 @@ static const struct family fam_module = {
 	"teeprobe_module_info", "gauge",
 	"The loaded teeprobe.ko, by version and the kernel release it was built for; always 1."
 };
+static const struct family fam_generation = {
+	"teeprobe_counters_generation", "gauge",
+	"Resets of the module's counters since it was loaded, labelled with the load (a random id drawn at load): a change means every teeprobe counter restarted from zero. Prometheus sees a restart only when a counter goes down: alert on changes() of this."
+};
 static const struct family fam_pid_filter = {
 	"teeprobe_tee_pid_filter_pids", "gauge",
 	"Processes the TEE counters are limited to (debugfs pid_filter); 0 when every process is followed."
@@ -331,7 +340,9 @@ static void write_info(struct prom *p, const struct snapshot *s,
 {
 	const char *version = snapshot_text(s, "version");
 	const char *filter = snapshot_text(s, "pid_filter");
-	char mod[64], kernel[128];
+	const char *generation = snapshot_text(s, "generation");
+	char mod[64], kernel[128], load[32];
+	unsigned int resets;
 	struct label l[2];
 	unsigned long long pids = 0;
 	char *copy, *tok, *save = NULL;
@@ -343,6 +354,11 @@ static void write_info(struct prom *p, const struct snapshot *s,
 		l[0] = (struct label){ "version", mod };
 		l[1] = (struct label){ "kernel", kernel };
 		sample(p, &fam_module, "", l, 2, "1");
+	}
+	if (generation && sscanf(generation, "load %31s reset %u", load, &resets) == 2 &&
+	    strspn(load, "0123456789abcdef") == strlen(load)) {
+		l[0] = (struct label){ "load", load };
+		sample_u64(p, &fam_generation, "", l, 1, resets, false);
 	}
 	if (filter) {
 		copy = xstrdup(filter);

@@ -20,14 +20,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
 
+#include "lock.h"
 #include "module.h"
+#include "report.h"
 #include "snapshot.h"
 #include "teeprobe.h"
 #include "utils.h"
@@ -55,6 +59,9 @@ struct record_opts {
 };
 
 static volatile sig_atomic_t stop_requested;
+/* what the session recorded, for the last line */
+static double recorded_s;
+static unsigned long long recorded_losses;
 
 /* on_signal - Ctrl-C or SIGTERM: end the session cleanly */
 static void on_signal(int sig)
@@ -142,37 +149,7 @@ static int write_param(const char *path, const char *value)
 	return ret;
 }
 
-/* module_config - the module's pid filter and window length, as text */
-struct module_config {
-	char *pid_filter;	/* "all" or pids */
-	char *window_ms;
-};
-
 #define WINDOW_PARAM "/sys/module/teeprobe/parameters/window_ms"
-
-/* config_save - read the settings a session changes */
-static void config_save(struct module_config *c)
-{
-	char *path = teeprobe_debugfs_path("pid_filter");
-	int err;
-
-	c->pid_filter = path ? read_text_file(path, 256, &err) : NULL;
-	c->window_ms = read_text_file(WINDOW_PARAM, 64, &err);
-	free(path);
-}
-
-/* config_restore - put back what config_save read */
-static void config_restore(const struct module_config *c)
-{
-	char *path = teeprobe_debugfs_path("pid_filter");
-
-	if (path && c->pid_filter)
-		write_param(path, !strncmp(c->pid_filter, "all", 3) ?
-			    "0" : c->pid_filter);
-	if (c->window_ms)
-		write_param(WINDOW_PARAM, c->window_ms);
-	free(path);
-}
 
 /* config_apply - the session's pid filter and window length */
 static int config_apply(const struct record_opts *o)
@@ -321,7 +298,7 @@ static int run_session(const struct record_opts *o, char **argv,
 	double t0, deadline;
 	int status, ret = 0;
 	char line[64];
-	pid_t child;
+	pid_t child, parent = getpid();
 
 	child = fork();
 	if (child < 0) {
@@ -331,6 +308,14 @@ static int run_session(const struct record_opts *o, char **argv,
 	if (child == 0) {
 		/* Its own process group: Ctrl-C reaches teeprobe only. */
 		setpgid(0, 0);
+		/*
+		 * It ends as Ctrl-C would end it when teeprobe dies, SIGKILL
+		 * included: no trace-cmd recording on for nobody.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGINT) || getppid() != parent)
+			_exit(127);
+		/* The trace holds kallsyms, addresses, task names: root's only. */
+		umask(077);
 		/* Its "Hit Ctrl^C" prompt is not for our user; errors are. */
 		if (!freopen("/dev/null", "w", stdout))
 			_exit(127);
@@ -407,10 +392,9 @@ static int run_session(const struct record_opts *o, char **argv,
 			ret = -1;
 		}
 	}
-	if (!ret && !o->quiet)
-		fprintf(stderr, "teeprobe: recorded %.1f s to %s; %llu events lost in the ring buffer\n"
-			"teeprobe: read it with: teeprobe report -i %s\n",
-			end.time - start.time, o->output, losses, o->output);
+	/* said by record_main once the file is read back */
+	recorded_s = end.time - start.time;
+	recorded_losses = losses;
 	snapshot_free(&start);
 	snapshot_free(&end);
 	return ret;
@@ -437,6 +421,107 @@ static int module_pin(void)
 	return fd;
 }
 
+/* Room a session needs at the least where it writes */
+#define MIN_FREE_BYTES	(4 << 20)
+
+/*
+ * output_usable - whether @path can take a session: a regular file or none
+ * yet, in a directory this user can write, on a file system with some
+ * room. Said before the session starts, not after its whole -d.
+ */
+static int output_usable(const char *path)
+{
+	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
+	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
+	struct statvfs fs;
+	struct stat st;
+	int ret = -1;
+
+	if (slash && slash != copy)
+		*slash = '\0';
+	if (!*path || strchr(path, '\n')) {
+		err_msg("record: -o '%s': give a file name (no newline in it)\n", path);
+	} else if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		err_msg("record: -o %s: not a regular file\n", path);
+	} else if (access(dir, W_OK)) {
+		err_msg("record: -o %s: cannot write into %s: %s\n", path, dir,
+			strerror(errno));
+	} else if (!statvfs(dir, &fs) &&
+		   (double)fs.f_bavail * fs.f_frsize < MIN_FREE_BYTES) {
+		err_msg("record: -o %s: %s has %.0f KiB free: not enough for a session\n",
+			path, dir, (double)fs.f_bavail * fs.f_frsize / 1024);
+	} else {
+		ret = 0;
+	}
+	free(copy);
+	return ret;
+}
+
+/* cpus_online - the online CPUs as a mask (CPUs 0 to 63) */
+static unsigned long long cpus_online(void)
+{
+	char *text, mask[32];
+	unsigned long long bits = 0;
+	int err;
+
+	text = read_text_file("/sys/devices/system/cpu/online", 4096, &err);
+	if (text) {
+		text[strcspn(text, "\n")] = '\0';
+		if (!parse_cpu_list(text, mask, sizeof(mask)))
+			bits = strtoull(mask, NULL, 16);
+		free(text);
+	}
+	return bits ? bits : ~0ULL;
+}
+
+/*
+ * remove_temp_files - trace-cmd's per-CPU files (@output.@instance.cpuN,
+ * and @output.cpuN of the top instance), which it leaves when it cannot
+ * finish the merge into @output
+ */
+static void remove_temp_files(const char *output, const char *instance)
+{
+	char path[4096];
+	int cpu;
+
+	for (cpu = 0; cpu < 1024; cpu++) {
+		snprintf(path, sizeof(path), "%s.%s.cpu%d", output, instance, cpu);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s.cpu%d", output, cpu);
+		unlink(path);
+	}
+}
+
+/*
+ * output_verified - what trace-cmd wrote, read back: a trace.dat that the
+ * reader takes, holding the start and end snapshots (a full disk during
+ * the merge left trace-cmd exiting 0 with a file of no data)
+ */
+static int output_verified(const char *output)
+{
+	struct report *r;
+	bool ok;
+
+	r = report_read(output);
+	if (!r) {
+		err_msg("record: %s is not a readable trace (a full disk?): nothing was recorded\n",
+			output);
+		return -1;
+	}
+	ok = report_has_snapshots(r);
+	report_release(r);
+	if (!ok) {
+		err_msg("record: %s lacks the session's snapshots (a full disk?): it is incomplete\n",
+			output);
+		return -1;
+	}
+	if (chmod(output, 0600)) {
+		err_msg("record: chmod 0600 %s: %s\n", output, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* record_main - entry point of teeprobe record */
 int record_main(int argc, char **argv)
 {
@@ -454,6 +539,7 @@ int record_main(int argc, char **argv)
 	};
 	struct record_opts o = { .output = "trace.dat" };
 	struct module_config saved = { 0 };
+	struct session_lock lock = { .fd = -1 };
 	struct tracefs_instance *inst = NULL;
 	int pin;
 	char *targv[MAX_ARGS], name[64], mask[32];
@@ -526,26 +612,42 @@ int record_main(int argc, char **argv)
 			o.cpus);
 		return 2;
 	}
+	if (o.cpus && (strtoull(mask, NULL, 16) & ~cpus_online())) {
+		err_msg("record: -C '%s': not every one of those CPUs is online\n",
+			o.cpus);
+		return 2;
+	}
+	if (output_usable(o.output))
+		return 1;
 	if (teeprobe_require_module())
 		return 1;
-	pin = module_pin();
-	if (pin < 0)
+	if (session_lock_take(&lock, "record"))
 		return 1;
-	snprintf(name, sizeof(name), "teeprobe-record-%d", (int)getpid());
-	if (tracefs_instance_exists(name)) {
-		err_msg("record: a tracefs instance %s already exists\n", name);
-		close(pin);
+	module_config_read(&saved);
+	if (session_lock_note(&lock, o.output, &saved)) {
+		session_lock_release(&lock);
+		module_config_free(&saved);
 		return 1;
 	}
-	if (build_argv(&o, name, o.cpus ? mask : NULL, targv)) {
+	pin = module_pin();
+	if (pin < 0) {
+		session_lock_release(&lock);
+		module_config_free(&saved);
+		return 1;
+	}
+	snprintf(name, sizeof(name), "teeprobe-record-%d", (int)getpid());
+	if (tracefs_instance_exists(name) || build_argv(&o, name, o.cpus ? mask : NULL, targv)) {
+		if (tracefs_instance_exists(name))
+			err_msg("record: a tracefs instance %s already exists\n", name);
 		close(pin);
+		session_lock_release(&lock);
+		module_config_free(&saved);
 		return 1;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	config_save(&saved);
 	ret = config_apply(&o) ? -1 : run_session(&o, targv, name, &inst);
-	config_restore(&saved);
+	module_config_put_back(&saved);
 	/* trace-cmd removes its instance; make sure, whatever happened. */
 	if (tracefs_instance_exists(name)) {
 		debug_msg("record: removing the instance trace-cmd left\n");
@@ -555,8 +657,16 @@ int record_main(int argc, char **argv)
 			tracefs_instance_destroy(inst);
 	}
 	tracefs_instance_free(inst);
+	if (!ret)
+		ret = output_verified(o.output);
+	if (ret)
+		remove_temp_files(o.output, name);
+	else if (!o.quiet)
+		fprintf(stderr, "teeprobe: recorded %.1f s to %s; %llu events lost in the ring buffer\n"
+			"teeprobe: read it with: teeprobe report -i %s\n",
+			recorded_s, o.output, recorded_losses, o.output);
 	close(pin);	/* the module may go now */
-	free(saved.pid_filter);
-	free(saved.window_ms);
+	session_lock_release(&lock);
+	module_config_free(&saved);
 	return ret ? 1 : 0;
 }

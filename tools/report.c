@@ -555,6 +555,28 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *record,
 	return 0;
 }
 
+/* report_has_snapshots - whether the start and the end snapshot are there */
+bool report_has_snapshots(const struct report *r)
+{
+	return snapshot_text(&r->snap[0], "time") && snapshot_text(&r->snap[1], "time");
+}
+
+/*
+ * report_counters_note - why the module's counters of the start and end
+ * snapshots do not subtract (a reload or a reset during the session), or
+ * NULL when they do. Every figure from them is then left out (NAN), and
+ * what the events hold stands alone.
+ */
+const char *report_counters_note(const struct report *r)
+{
+	const char *why;
+
+	if (!report_has_snapshots(r) ||
+	    derive_same_counters(&r->snap[0], &r->snap[1], &why))
+		return NULL;
+	return why;
+}
+
 /* report_seconds - from the snapshots, else from the events */
 static double report_seconds(const struct report *r)
 {
@@ -710,8 +732,8 @@ static void print_tee(struct report *r, const struct report_opts *o,
 			tables_free(&th);
 		}
 		if (o->json) {
-			printf("%s{\"cmd\":\"%s\",\"calls\":%.0f,\"calls_per_s\":%.2f,\"errors\":%.0f,\"total_ns\":%.0f,\"offcpu_ns\":%.0f,\"runq_ns\":%.0f,\"queue_wait_ns\":%.0f,\"mean_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%.0f,\"blocked_share\":%.4f}",
-			       json_sep(&first), name, calls, rate(calls, seconds),
+			printf("%s{\"cmd\":%s,\"calls\":%.0f,\"calls_per_s\":%.2f,\"errors\":%.0f,\"total_ns\":%.0f,\"offcpu_ns\":%.0f,\"runq_ns\":%.0f,\"queue_wait_ns\":%.0f,\"mean_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%.0f,\"blocked_share\":%.4f}",
+			       json_sep(&first), jstr(name), calls, rate(calls, seconds),
 			       errors, total, off, runq, qw, total / calls, p50,
 			       p99, max, share(off, total));
 		} else {
@@ -731,22 +753,26 @@ static void print_tee(struct report *r, const struct report_opts *o,
 		printf("],\"threads\":[");
 		first = true;
 		for (i = 0; i < r->nr_threads && i < TOP_THREADS; i++)
-			printf("%s{\"tid\":%d,\"comm\":\"%s\",\"calls\":%llu,\"total_ns\":%.0f,\"offcpu_ns\":%.0f}",
+			printf("%s{\"tid\":%d,\"comm\":%s,\"calls\":%llu,\"total_ns\":%.0f,\"offcpu_ns\":%.0f}",
 			       json_sep(&first), r->threads[i].tid,
-			       r->threads[i].comm, r->threads[i].calls,
+			       jstr(r->threads[i].comm), r->threads[i].calls,
 			       r->threads[i].total_ns, r->threads[i].offcpu_ns);
-		printf("]}");
+		printf("],\"threads_overflow\":%llu}", r->threads_overflow);
 	} else if (r->nr_threads) {
 		printf("  top threads by time in TEE ioctls:\n"
 		       "  %-8s %-16s %8s %12s %8s\n", "tid", "comm", "calls",
 		       "total_ms", "blocked%");
 		for (i = 0; i < r->nr_threads && i < TOP_THREADS; i++)
 			printf("  %-8d %-16s %8llu %12.1f %8.1f\n",
-			       r->threads[i].tid, r->threads[i].comm,
+			       r->threads[i].tid, tstr(r->threads[i].comm),
 			       r->threads[i].calls, r->threads[i].total_ns / 1e6,
 			       100 * share(r->threads[i].offcpu_ns,
 					   r->threads[i].total_ns));
 	}
+	if (!o->json && r->threads_overflow)
+		printf("  (%llu calls of threads beyond the %d this report keeps: in the\n"
+		       "   totals above, not in the list)\n", r->threads_overflow,
+		       MAX_THREADS);
 	if (!o->json)
 		printf("\n");
 	tables_free(&tb);
@@ -845,8 +871,8 @@ static void print_netrx(const struct report *r, const struct report_opts *o,
 			continue;
 		netrx_compute(&st, &hi, cpu, &x);
 		if (o->json) {
-			printf("%s{\"cpu\":\"%s\",\"runs\":%.0f,\"raises\":%.0f,\"packets\":%.0f,\"ksoftirqd_runs\":%.0f,\"reraises\":%.0f,\"budget_full\":%.0f,\"runs_per_s\":%.2f,\"packets_per_s\":%.2f,\"inline_delay_p50_ns\":%.0f,\"inline_delay_p99_ns\":%.0f,\"inline_delay_max_ns\":%.0f,\"ksoftirqd_delay_p50_ns\":%.0f,\"ksoftirqd_delay_p99_ns\":%.0f,\"ksoftirqd_delay_max_ns\":%.0f}",
-			       json_sep(&first), cpu, x.runs, x.raises,
+			printf("%s{\"cpu\":%s,\"runs\":%.0f,\"raises\":%.0f,\"packets\":%.0f,\"ksoftirqd_runs\":%.0f,\"reraises\":%.0f,\"budget_full\":%.0f,\"runs_per_s\":%.2f,\"packets_per_s\":%.2f,\"inline_delay_p50_ns\":%.0f,\"inline_delay_p99_ns\":%.0f,\"inline_delay_max_ns\":%.0f,\"ksoftirqd_delay_p50_ns\":%.0f,\"ksoftirqd_delay_p99_ns\":%.0f,\"ksoftirqd_delay_max_ns\":%.0f}",
+			       json_sep(&first), jstr(cpu), x.runs, x.raises,
 			       x.packets, x.ksoftirqd, x.reraises,
 			       x.budget_full, rate(x.runs, seconds),
 			       rate(x.packets, seconds), x.inl[0], x.inl[1],
@@ -892,10 +918,10 @@ static void print_nics(const struct report *r, const struct report_opts *o,
 		if (b <= 0)
 			continue;
 		if (o->json)
-			printf("%s{\"dev\":\"%s\",\"rx_packets\":%.0f,\"rx_packets_per_s\":%.2f}",
-			       json_sep(&first), dev, b - a, rate(b - a, seconds));
+			printf("%s{\"dev\":%s,\"rx_packets\":%.0f,\"rx_packets_per_s\":%.2f}",
+			       json_sep(&first), jstr(dev), b - a, rate(b - a, seconds));
 		else
-			printf("  %-12s %10.0f packets %10.1f/s\n", dev, b - a,
+			printf("  %-12s %10.0f packets %10.1f/s\n", tstr(dev), b - a,
 			       rate(b - a, seconds));
 	}
 	free(copy);
@@ -931,7 +957,7 @@ static void print_tcp(const struct report *r, const struct report_opts *o,
 		double d = derive_snmp(&r->snap[0], &r->snap[1], c[i].src, c[i].name);
 
 		if (o->json)
-			printf("%s\"%s\":%.0f", json_sep(&first), c[i].name, d);
+			printf("%s%s:%.0f", json_sep(&first), jstr(c[i].name), d);
 		else
 			printf("  %-18s %10.0f %10.1f/s\n", c[i].name, d,
 			       rate(d, seconds));
@@ -997,7 +1023,7 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 			continue;
 		port = tb.t[1].rows[i][1];
 		if (o->json) {
-			printf("%s{\"port\":\"%s\"", json_sep(&first), port);
+			printf("%s{\"port\":%s", json_sep(&first), jstr(port));
 			for (k = 0; k < ARRAY_SIZE(counters); k++)
 				printf(",\"%s\":%.0f", counters[k],
 				       tables_delta(&tb, "all", port, counters[k]));
@@ -1138,6 +1164,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 	struct tables tp = { 0 }, ts = { 0 };
 	const char *uname = snapshot_text(&r->snap[1], "uname");
 	double ring = snap_value(&r->snap[1], "ring_losses");
+	const char *note = report_counters_note(r);
 	bool first = true;
 	int i;
 
@@ -1167,17 +1194,21 @@ static void print_report(struct report *r, const struct report_opts *o)
 	tables_free(&ts);
 
 	if (o->json) {
-		printf("{\"file\":\"%s\",\"seconds\":%.3f,\"cpus\":%d,\"snapshots\":%s,\"events\":{",
-		       o->input, seconds, ncpus,
+		printf("{\"file\":%s,\"seconds\":%.3f,\"cpus\":%d,\"snapshots\":%s,\"events\":{",
+		       jstr(o->input), seconds, ncpus,
 		       snapshot_text(&r->snap[1], "time") ? "true" : "false");
 		for (i = 0; i < r->nr_kinds; i++)
-			printf("%s\"%s\":%llu", json_sep(&first),
-			       r->kinds[i].name, r->kinds[i].count);
+			printf("%s%s:%llu", json_sep(&first),
+			       jstr(r->kinds[i].name), r->kinds[i].count);
 		printf("},\"other_events\":%llu,\"lost\":{\"ring_buffer\":%.0f,\"missed_events\":%llu,\"tee_kretprobe_missed\":%.0f,\"tee_untracked\":%.0f,\"tcp_probe_missed\":%.0f}",
 		       r->other_events, ring, r->missed_events, tee_missed,
 		       untracked, tcp_missed);
+		printf(",\"counters\":{\"comparable\":%s", note ? "false" : "true");
+		if (note)
+			printf(",\"why\":%s", jstr(note));
+		printf("}");
 	} else {
-		printf("teeprobe report: %s\n", o->input);
+		printf("teeprobe report: %s\n", tstr(o->input));
 		printf("  %.*s%s%d CPUs, %.3f s\n",
 		       uname ? (int)strcspn(uname, "\n") : 0, uname ? uname : "",
 		       uname ? ", " : "", ncpus, seconds);
@@ -1185,8 +1216,13 @@ static void print_report(struct report *r, const struct report_opts *o)
 		for (i = 0; i < r->nr_kinds; i++)
 			printf(" %s %llu", r->kinds[i].name, r->kinds[i].count);
 		printf("; %llu others\n", r->other_events);
-		printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked, %.0f TCP probe hits missed\n\n",
+		printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked, %.0f TCP probe hits missed\n",
 		       ring, r->missed_events, tee_missed, untracked, tcp_missed);
+		if (note)
+			printf("  counters: %s: the module's counters of the start and end\n"
+			       "  snapshots do not subtract and are left out; what follows\n"
+			       "  comes from the events\n", note);
+		printf("\n");
 	}
 	print_context(r, o, ncpus);
 	print_tee(r, o, seconds);

@@ -34,6 +34,8 @@ void report_read_in_parent(bool yes);
 void report_read_stall(unsigned int ms);
 pid_t report_last_child(int *status);
 void report_summarize(struct report *r, struct session_summary *s);
+bool report_has_snapshots(const struct report *r);
+const char *report_counters_note(const struct report *r);
 const struct session_events *report_events(const struct report *r);
 void report_release(struct report *r);
 

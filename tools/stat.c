@@ -169,6 +169,20 @@ static void print_line(const struct stat_line *l, bool json, bool header)
 	fflush(stdout);
 }
 
+/* print_skipped - an interval whose counters do not subtract, and why */
+static void print_skipped(const char *why, bool json)
+{
+	char when[16];
+	time_t now = time(NULL);
+
+	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+	if (json)
+		printf("{\"time\":\"%s\",\"skipped\":\"%s\"}\n", when, why);
+	else
+		printf("%-8s interval skipped: %s\n", when, why);
+	fflush(stdout);
+}
+
 /* prom_down_reason - why the module's files could not be read */
 static const char *prom_down_reason(const char *saved_dir)
 {
@@ -325,7 +339,8 @@ int stat_main(int argc, char **argv)
 	long count = 0, n;
 	struct stat_line l;
 	struct timespec ts;
-	bool json = false, prometheus = false, repeat = false;
+	bool json = false, prometheus = false, repeat = false, skipped = false;
+	const char *why;
 	const char *output = NULL, *saved_dir = NULL;
 	char *end;
 	int c, cur = 0;
@@ -407,8 +422,15 @@ int stat_main(int argc, char **argv)
 		if (stop_requested)
 			break;
 		snapshot_take(&snap[!cur]);
-		compute(&snap[cur], &snap[!cur], &l);
-		print_line(&l, json, n == 0);
+		if (derive_same_counters(&snap[cur], &snap[!cur], &why)) {
+			compute(&snap[cur], &snap[!cur], &l);
+			print_line(&l, json, n == 0 || skipped);
+			skipped = false;
+		} else {
+			/* No rate across a reload or a reset: a line says so. */
+			print_skipped(why, json);
+			skipped = true;
+		}
 		snapshot_free(&snap[cur]);
 		cur = !cur;
 	}

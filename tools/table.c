@@ -29,9 +29,10 @@ static char **split(char *line, int *n)
 }
 
 /*
- * table_parse - the first '#' line names the columns; other '#' lines are
- * comments; every other non-empty line is a row. Returns 0, or -1 when
- * there is no header.
+ * table_parse - the last '#' line before the first row names the columns
+ * (tee_probes opens with "# preset tee" before its header); the other '#'
+ * lines are comments; every other non-empty line is a row. Returns 0, or
+ * -1 when there is no header.
  */
 int table_parse(struct table *t, const char *text)
 {
@@ -45,8 +46,12 @@ int table_parse(struct table *t, const char *text)
 	for (line = strtok_r(copy, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#') {
-			if (!t->cols)
+			if (!t->nrows) {
+				for (n = 0; n < t->ncols; n++)
+					free(t->cols[n]);
+				free(t->cols);
 				t->cols = split(line + 1, &t->ncols);
+			}
 			continue;
 		}
 		if (!t->cols)

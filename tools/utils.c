@@ -143,3 +143,109 @@ char *read_text_file(const char *path, size_t max, int *err)
 	buf[len] = '\0';
 	return buf;
 }
+
+/*
+ * utf8_len - the length of the valid UTF-8 sequence at @s (1 to 4), or 0
+ * when it is not one (a stray continuation byte, an overlong or cut
+ * sequence, a surrogate, beyond U+10FFFF)
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned int c = s[0], n, i, cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/*
+ * jstr - @s as a JSON string, quotes included: '"', '\' and control
+ * characters escaped, bytes that are not UTF-8 as U+FFFD, NULL as null.
+ * The result lives until the eighth call after this one (a ring of
+ * buffers), so that several can go into one printf.
+ */
+const char *jstr(const char *s)
+{
+	static char *ring[8];
+	static unsigned int next;
+	const unsigned char *p = (const unsigned char *)s;
+	char *out, *o;
+	size_t n;
+
+	if (!s)
+		return "null";
+	free(ring[next]);
+	/* at most 6 bytes out for a byte in ("\u00XX"), and the quotes */
+	out = malloc(strlen(s) * 6 + 3);
+	if (!out)
+		fatal("out of memory\n");
+	ring[next] = out;
+	next = (next + 1) % 8;
+	o = out;
+	*o++ = '"';
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			*o++ = '\\';
+			*o++ = *p++;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			o += sprintf(o, "\\u%04x", *p++);
+		} else if ((n = utf8_len(p))) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else {
+			o += sprintf(o, "\\ufffd");
+			p++;
+		}
+	}
+	*o++ = '"';
+	*o = '\0';
+	return out;
+}
+
+/*
+ * tstr - @s for a line of text: bytes other than printable ASCII (and the
+ * backslash) as \xHH
+ * (a task's name is its own choice: a newline in it must not start a line
+ * of teeprobe's output). Same ring of buffers as jstr.
+ */
+const char *tstr(const char *s)
+{
+	static char *ring[8];
+	static unsigned int next;
+	const unsigned char *p = (const unsigned char *)s;
+	char *out, *o;
+
+	if (!s)
+		return "-";
+	free(ring[next]);
+	out = malloc(strlen(s) * 4 + 1);
+	if (!out)
+		fatal("out of memory\n");
+	ring[next] = out;
+	next = (next + 1) % 8;
+	for (o = out; *p; p++) {
+		if (*p >= ' ' && *p < 0x7f && *p != '\\')
+			*o++ = *p;
+		else
+			o += sprintf(o, "\\x%02x", *p);
+	}
+	*o = '\0';
+	return out;
+}

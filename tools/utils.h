@@ -21,6 +21,8 @@ void *xzalloc(size_t size);
 char *xstrdup(const char *s);
 
 int parse_seconds(const char *arg, double *seconds);
+const char *jstr(const char *s);	/* a JSON string, quoted and escaped */
+const char *tstr(const char *s);	/* text without control bytes */
 char *read_text_file(const char *path, size_t max, int *err);
 
 #endif /* TEEPROBE_UTILS_H */

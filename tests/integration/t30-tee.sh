@@ -23,15 +23,23 @@ probe_field() { awk -v s="$1" -v n="$2" '$1 == s { print $n }' $DEBUGFS/tee_prob
 reset_all() { echo 1 >$DEBUGFS/reset && echo 1 >/sys/kernel/debug/teesim/reset; }
 
 # --- parameters -------------------------------------------------------------
-bad_params=(preset=bogus "ioctl_symbol=bad-name" "wait_symbols=a,b,c,d,e,f,g,h,i"
-	"wait_symbols=a,,b" maxactive=5000 maxactive=-1 preset=custom pid=0 pid=-3
-	pid=1,2,3,4,5,6,7,8,9 pid=abc)
+bad_params=(preset=bogus "ioctl_symbol=bad-name" "wait_symbols=a,b,c,d,e,f,g,h,i,j,k"
+	"wait_symbols=a,,b" "wait_symbols=a,b,a" wait_symbols=tee_ioctl maxactive=5000
+	maxactive=-1 preset=custom pid=0 pid=-3 pid=1,2,3,4,5,6,7,8,9 pid=abc)
 # The lab kernel runs user space ~15x slower: a few cases there.
 [ "$TP_KERNEL" = lab ] && bad_params=(preset=bogus "wait_symbols=a,,b" preset=custom)
 for bad in "${bad_params[@]}"; do
 	check_fails "teeprobe refuses $bad" "Invalid (argument|parameters)" insmod "$ko" "$bad"
 done
 check "the refusal is explained in dmesg" sh -c "dmesg | grep -q 'teeprobe: preset=custom needs ioctl_symbol='"
+if [ "$TP_KERNEL" != lab ]; then
+	check "... a wait symbol listed twice too" sh -c "dmesg | grep -q 'teeprobe: wait_symbols: must be up to 10 comma-separated C symbol names, none twice'"
+	check "... and one the preset probes already" sh -c "dmesg | grep -q 'teeprobe: tee_ioctl is probed twice (the preset tee probes it already)'"
+	check "ten wait symbols, with the preset's six probes, load" \
+		insmod "$ko" wait_symbols=w1,w2,w3,w4,w5,w6,w7,w8,w9,w10
+	check_eq "... and all sixteen are listed" 16 "$(grep -vc '^#' $DEBUGFS/tee_probes)"
+	check "rmmod teeprobe" rmmod teeprobe
+fi
 check "teeprobe loads with a symbol that does not exist" \
 	insmod "$ko" preset=custom ioctl_symbol=no_such_function_here
 check_eq "... and shows it as not found" "not-found -2" \

@@ -85,6 +85,53 @@ static void test_table(void)
 	tap_ok(table_parse(&t, "1 2 3\n") == -1, "a table without a header is refused");
 	table_free(&t);
 	tap_ok(table_parse(&t, NULL) == -1, "no text is refused");
+	/* tee_probes: a comment line before the header (report once read
+	 * "preset tee" as the header and never found nmissed) */
+	tap_ok(!table_parse(&t, "# preset tee\n# symbol role state error nmissed\n"
+			    "tee_ioctl ioctl attached 0 45\n") &&
+	       table_get(&t, "tee_ioctl", NULL, "nmissed") == 45,
+	       "the last '#' line before the rows is the header (tee_probes' nmissed 45)");
+	table_free(&t);
+}
+
+/*
+ * test_generations - counters of two loads of the module, or across a
+ * reset, do not subtract: no figure, and the reason
+ */
+static void test_generations(void)
+{
+	struct snapshot a = { 0 }, b = { 0 };
+	struct tables tb;
+	const char *why;
+
+	snapshot_add_line(&a, "generation", "load 00000000deadbeef reset 0");
+	snapshot_add_line(&a, "tee_stats", "# cpu cmd calls");
+	snapshot_add_line(&a, "tee_stats", "all INVOKE 200");
+	snapshot_add_line(&b, "generation", "load 00000000deadbeef reset 1");
+	snapshot_add_line(&b, "tee_stats", "# cpu cmd calls");
+	snapshot_add_line(&b, "tee_stats", "all INVOKE 800");
+	tap_ok(!derive_same_counters(&a, &b, &why) && why &&
+	       strstr(why, "reset"), "a reset in between: not comparable (%s)", why);
+	tables_load(&tb, &a, &b, "tee_stats");
+	tap_ok(!tb.ok && isnan(tables_delta(&tb, "all", "INVOKE", "calls")),
+	       "... and the 800 - 200 calls are no count (NAN), though larger");
+	tables_free(&tb);
+	snapshot_free(&b);
+	snapshot_add_line(&b, "generation", "load 00000000cafef00d reset 0");
+	tap_ok(!derive_same_counters(&a, &b, &why) && strstr(why, "reloaded"),
+	       "another load: not comparable (%s)", why);
+	snapshot_free(&b);
+	snapshot_add_line(&b, "generation", "load 00000000deadbeef reset 0");
+	snapshot_add_line(&b, "tee_stats", "# cpu cmd calls");
+	snapshot_add_line(&b, "tee_stats", "all INVOKE 800");
+	tables_load(&tb, &a, &b, "tee_stats");
+	tap_ok(derive_same_counters(&a, &b, &why) && !why && tb.ok &&
+	       tables_delta(&tb, "all", "INVOKE", "calls") == 600,
+	       "the same load and reset: 600 calls");
+	tables_free(&tb);
+	snapshot_free(&a);
+	snapshot_free(&b);
+	tap_ok(derive_same_counters(&a, &b, &why), "no generation file (teeprobe 0.1): as before");
 }
 
 /* snap - a snapshot from sources given as name, text pairs */
@@ -186,5 +233,6 @@ int main(void)
 	test_table();
 	test_derive();
 	test_tables_missing();
+	test_generations();
 	return tap_done();
 }
