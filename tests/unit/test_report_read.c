@@ -339,6 +339,31 @@ static void test_phase_line(void)
 	snapshot_free(&s);
 }
 
+/*
+ * test_threads_overflow - calls of threads beyond those the report keeps
+ * are said, in text and JSON, never dropped silently
+ */
+static void test_threads_overflow(void)
+{
+	char path[4096], *text, *json;
+	struct report *r;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "tee-small.dat");
+	r = report_read(path);
+	if (!tap_ok(r != NULL, "threads overflow: tee-small.dat read"))
+		return;
+	r->threads_overflow = 7;
+	text = printed(r, false);
+	json = printed(r, true);
+	tap_ok(strstr(text, "(7 calls of threads beyond the 1024 this report keeps") != NULL,
+	       "threads overflow: the text says how many calls were beyond the table");
+	tap_ok(strstr(json, "\"threads_overflow\":7") != NULL,
+	       "threads overflow: so does the JSON");
+	free(text);
+	free(json);
+	report_release(r);
+}
+
 int main(void)
 {
 	/* the messages of the damaged files are not this test's output */
@@ -353,5 +378,6 @@ int main(void)
 	test_last_child();
 	test_stall();
 	test_phase_line();
+	test_threads_overflow();
 	return tap_done();
 }
