@@ -269,26 +269,29 @@ static void put_back_stale(const char *who, struct owner *o)
  */
 int session_lock_take(struct session_lock *l, const char *who)
 {
-	struct owner o;
+	struct owner o = { 0 };
+	int err;
 
 	l->fd = lock_open();
 	if (l->fd < 0)
 		return -1;
 	if (flock(l->fd, LOCK_EX | LOCK_NB)) {
-		if (errno == EWOULDBLOCK && owner_read(l->fd, &o))
+		err = errno;
+		if (err == EWOULDBLOCK && owner_read(l->fd, &o))
 			err_msg("%s: another session records (pid %d, writing %s): one session at a time shares the module's settings\n",
 				who, o.pid, o.output);
 		else
 			err_msg("%s: another session records (%s): one session at a time\n",
-				who, strerror(errno));
-		if (errno == EWOULDBLOCK)
-			module_config_free(&o.saved);
+				who, strerror(err));
+		module_config_free(&o.saved);
 		close(l->fd);
 		l->fd = -1;
 		return -1;
 	}
 	if (owner_read(l->fd, &o))
 		put_back_stale(who, &o);
+	else
+		module_config_free(&o.saved);
 	sweep_instances(who);
 	return 0;
 }
@@ -333,7 +336,7 @@ void session_lock_release(struct session_lock *l)
  */
 int session_sweep(const char *who)
 {
-	struct owner o;
+	struct owner o = { 0 };
 	int fd = lock_open(), pid = 0;
 
 	if (fd < 0)
@@ -350,6 +353,8 @@ int session_sweep(const char *who)
 		put_back_stale(who, &o);
 		if (ftruncate(fd, 0))
 			err_msg("cannot empty %s: %s\n", LOCK_FILE, strerror(errno));
+	} else {
+		module_config_free(&o.saved);
 	}
 	sweep_instances(who);
 	flock(fd, LOCK_UN);
