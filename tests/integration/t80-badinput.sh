@@ -166,7 +166,7 @@ bad_loads=(window_ms=0 window_ms=60001 window_ms=-1 window_ms=abc window_ms=
 	tcp_table_size=100 tcp_table_size=2097152 tcp_table_size=4096x
 	tcp_timeout_s=0 tcp_timeout_s=3601 maxactive=4097 maxactive=-1
 	preset=foo preset= preset=custom ioctl_symbol=a,b ioctl_symbol=bad-sym
-	"ioctl_symbol=$long" wait_symbols=a,b,c,d,e,f,g,h,i wait_symbols=,,
+	"ioctl_symbol=$long" wait_symbols=a,b,c,d,e,f,g,h,i,j,k wait_symbols=,,
 	"wait_symbols=${long:0:300}" pid=0 pid=-1 pid=4194304
 	pid=1,2,3,4,5,6,7,8,9 pid=abc pid=1,,2)
 [ "$TP_KERNEL" = lab ] && bad_loads=(window_ms=9 tcp_table_size=100 preset=foo pid=0)
@@ -175,7 +175,7 @@ for a in "${bad_loads[@]}"; do
 done
 good_loads=("window_ms=10 tcp_table_size=64 tcp_timeout_s=1 maxactive=1 pid=4194303"
 	"window_ms=60000 tcp_table_size=1048576 tcp_timeout_s=3600 maxactive=4096 pid=1,2,3,4,5,6,7,8"
-	"preset=tzdriver" "preset=custom ioctl_symbol=tee_ioctl wait_symbols=a,b,c,d,e,f,g,h")
+	"preset=tzdriver" "preset=custom ioctl_symbol=tee_ioctl wait_symbols=a,b,c,d,e,f,g,h,i,j")
 [ "$TP_KERNEL" = lab ] && good_loads=("window_ms=10 tcp_table_size=64")
 for a in "${good_loads[@]}"; do
 	# shellcheck disable=SC2086
