@@ -60,8 +60,12 @@ struct part_dist {
 	size_t n;
 };
 
-/* The per-handshake rows: the verdict's parts but TEE, and the TCP total */
-enum { HP_NETRX, HP_KERNEL, HP_NETWORK, HP_ACCEPT, HP_TCP, NR_HP };
+/*
+ * The per-handshake rows: the verdict's parts but TEE, the TCP total, and
+ * the same from the SYN's processing on (timestamps of the server's own
+ * events only, without the SYN's NET_RX wait)
+ */
+enum { HP_NETRX, HP_KERNEL, HP_NETWORK, HP_ACCEPT, HP_TCP, HP_STACK, NR_HP };
 
 struct analysis {
 	struct session_summary sum;
@@ -339,6 +343,8 @@ static void per_handshake(struct analysis *a, const struct session_events *ev)
 			continue;
 		/* the phases every file has */
 		v[HP_KERNEL][all] = h->syn_synack_ns;
+		v[HP_STACK][all] = h->syn_synack_ns + h->synack_ack_ns +
+				   h->ack_accept_ns;
 		v[HP_ACCEPT][all++] = h->ack_accept_ns;
 		if (!h->has_waits)
 			continue;
@@ -351,7 +357,8 @@ static void per_handshake(struct analysis *a, const struct session_events *ev)
 		n++;
 	}
 	for (p = 0; p < NR_HP; p++) {
-		a->hp[p] = dist(v[p], p == HP_KERNEL || p == HP_ACCEPT ? all : n);
+		a->hp[p] = dist(v[p], p == HP_KERNEL || p == HP_ACCEPT ||
+				p == HP_STACK ? all : n);
 		free(v[p]);
 	}
 	a->e.syn_wait_ns = n ? syn_wait / n : NAN;
@@ -530,12 +537,18 @@ static void print_accept_queue(const struct analysis *a)
 	if (!(q->thread_ns > 0))
 		return;
 	printf("\nAccept queue (ACK -> accept, %.1f %% of the handshake time): while\n"
-	       "connections waited, the %.0f threads that accept them were\n",
-	       pct(share(a->v.part_ns[PART_ACCEPT], a->v.total_ns)), q->acceptors);
-	printf("  %-28s %6.1f %%  (%.0f %% of it asleep, %.0f %% in shared-memory\n"
-	       "  %-28s %8s  set-up, %.0f %% waiting for a secure thread)\n",
-	       "in TEE calls", pct(x->tee), pct(x->tee_asleep), pct(x->tee_setup),
-	       "", "", pct(x->tee_queue));
+	       "connections waited, the %.0f %s\n",
+	       pct(share(a->v.part_ns[PART_ACCEPT], a->v.total_ns)), q->acceptors,
+	       q->acceptors == 1 ? "thread that accepts them was" :
+	       "threads that accept them were");
+	/* the split of TEE time only where there was TEE time to split */
+	if (x->tee > 0)
+		printf("  %-28s %6.1f %%  (%.0f %% of it asleep, %.0f %% in shared-memory\n"
+		       "  %-28s %8s  set-up, %.0f %% waiting for a secure thread)\n",
+		       "in TEE calls", pct(x->tee), pct(x->tee_asleep),
+		       pct(x->tee_setup), "", "", pct(x->tee_queue));
+	else
+		printf("  %-28s %6.1f %%\n", "in TEE calls", pct(x->tee));
 	for (k = 0; k < NR_AQ_PARTS; k++) {
 		if (k == AQ_RUNNING)
 			printf("  outside TEE calls\n");
@@ -572,9 +585,13 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 	}
 	printf("  %-16s %12.0f\n", "total", us(v->total_ns));
 	if (a->hp[HP_TCP].n)
-		printf("  %-16s %12.0f %10.0f %10.0f  (SYN to accept(), per connection)\n",
+		printf("  %-16s %12.0f %10.0f %10.0f  (from the SYN's interrupt, per connection)\n",
 		       "connect+accept", us(a->hp[HP_TCP].mean),
 		       us(a->hp[HP_TCP].p50), us(a->hp[HP_TCP].p99));
+	if (a->hp[HP_STACK].n)
+		printf("  %-16s %12.0f %10.0f %10.0f  (from the SYN's processing, per connection)\n",
+		       "SYN -> accept", us(a->hp[HP_STACK].mean),
+		       us(a->hp[HP_STACK].p50), us(a->hp[HP_STACK].p99));
 	if (a->hp[HP_NETRX].n)
 		printf("  (NET_RX wait: each connection's own SYN and final ACK, from the\n"
 		       "   NIC's interrupt to their processing; round trip: the rest of\n"
@@ -677,7 +694,12 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 	json_num("handshakes", a->hp[HP_TCP].n, ",");
 	json_num("mean_us", us(a->hp[HP_TCP].mean), ",");
 	json_num("p50_us", us(a->hp[HP_TCP].p50), ",");
-	json_num("p99_us", us(a->hp[HP_TCP].p99), "}},");
+	json_num("p99_us", us(a->hp[HP_TCP].p99), "},");
+	printf("\"syn_accept\":{");
+	json_num("handshakes", a->hp[HP_STACK].n, ",");
+	json_num("mean_us", us(a->hp[HP_STACK].mean), ",");
+	json_num("p50_us", us(a->hp[HP_STACK].p50), ",");
+	json_num("p99_us", us(a->hp[HP_STACK].p99), "}},");
 	printf("\"accept_queue\":{");
 	json_num("handshakes", a->q.handshakes, ",");
 	json_num("acceptors", a->q.acceptors, ",");
