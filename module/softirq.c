@@ -71,8 +71,6 @@ struct tp_netrx_cpu {
 	u64 run_packets;
 	bool run_ksoftirqd;
 	bool run_reraised;
-	/* when the current napi poll began: the run's entry, or the last poll's end */
-	u64 poll_start_ns;
 	/* the napi instances this run has polled, and when each poll ended */
 	unsigned int npolled;
 	struct {
@@ -239,7 +237,6 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 	st->entry_ns = now ? now : 1;
 	st->run_packets = 0;
 	st->npolled = 0;
-	st->poll_start_ns = st->entry_ns;
 	st->run_reraised = false;
 	st->run_ksoftirqd = is_ksoftirqd(current);
 	st->run_delay_ns = -1;
@@ -304,8 +301,6 @@ static void netrx_polled(struct tp_netrx_cpu *st, unsigned int id)
 	u64 now = teeprobe_now_ns();
 	unsigned int i;
 
-	/* net_rx_action polls one napi after the other: the next starts now */
-	st->poll_start_ns = now;
 	for (i = 0; i < TP_NETRX_POLLED; i++)
 		if (st->sched[i].napi_id == id)
 			st->sched[i].sched_ns = 0;	/* its interrupt is served */
@@ -351,34 +346,35 @@ static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
 
 /*
  * teeprobe_netrx_packet_wait_ns - how long a packet of napi @napi_id that
- * this CPU's NET_RX run handles now waited for NET_RX to poll it: until
- * the poll that takes it began (the time the poll spends on the packets
- * before it is processing, and a packet may come in the middle of a poll:
- * without a timestamp from the NIC no one knows when). It waited since an
- * earlier poll of its napi in this run, which took every packet there was;
- * else since the NIC's interrupt scheduled its napi; else (an interrupt
- * teeprobe did not see) since the raise the run serves. 0 when no NET_RX
- * run is in progress on this CPU: the packet is handled in process context
- * (a socket's backlog). Called with preemption off, from NET_RX's own call
+ * this CPU's NET_RX run hands to its protocol now waited for NET_RX: from
+ * when it is known to have been there to @now, the packets the poll took
+ * before it included (they held it back as much as a late poll would).
+ * It was there since an earlier poll of its napi in this run ended, which
+ * took every packet there was; else since the NIC's interrupt scheduled
+ * its napi; else (an interrupt teeprobe did not see) since the raise the
+ * run serves. A packet that came while its napi was already scheduled
+ * came later than that: without a timestamp from the NIC no one knows
+ * when, and the wait is an upper bound. 0 when no NET_RX run is in
+ * progress on this CPU: the packet is handled in process context (a
+ * socket's backlog). Called with preemption off, from NET_RX's own call
  * chain.
  */
 u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id)
 {
 	const struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
-	u64 entry = READ_ONCE(st->entry_ns), start, sched;
+	u64 entry = READ_ONCE(st->entry_ns), sched;
 	s64 delay = READ_ONCE(st->run_delay_ns);
 	unsigned int i;
 
 	if (!entry || !in_serving_softirq())
 		return 0;
-	start = min(READ_ONCE(st->poll_start_ns), now);
 	for (i = 0; napi_id && i < st->npolled; i++)
 		if (st->polled[i].napi_id == napi_id)
-			return teeprobe_ns_delta(st->polled[i].end_ns, start);
+			return teeprobe_ns_delta(st->polled[i].end_ns, now);
 	sched = netrx_sched_of(st, napi_id);
 	if (sched)
-		return teeprobe_ns_delta(sched, start);
-	return (delay > 0 ? delay : 0) + teeprobe_ns_delta(entry, start);
+		return teeprobe_ns_delta(sched, now);
+	return (delay > 0 ? delay : 0) + teeprobe_ns_delta(entry, now);
 }
 
 static struct teeprobe_hook netrx_hooks[] = {

@@ -12,16 +12,21 @@
 #   snmp FIELD [NETNS]        a Tcp counter of /proc/net/snmp, of this
 #                             network namespace or NETNS
 #   syns_start PORT NAME / syns_stop
-#                             tcpdump of the client's SYNs to PORT, from the
-#                             client namespace, into $out/NAME.syn
+#                             tcpdump of the SYNs to PORT as the server's
+#                             stack takes them (eth0, inbound), into
+#                             $out/NAME.syn
 #   ref_p50 NAME              the median SYN -> accept() of NAME's
 #                             connections, without teeprobe (synaccept.py
 #                             on NAME.syn and NAME.acc), in us
-#   close_to US REF_US        US within 10 % of REF_US, or 1 ms: what the
-#                             server's parts cannot hold is the SYN's way
-#                             from the client's connect() to the server's
-#                             NIC (the client's stack, the wire: QEMU's
-#                             delivery, 0.3 to 0.6 ms in these guests)
+#   between NAME              check that the reference's median lies
+#                             between teeprobe's per-connection medians
+#                             from the SYN's processing (syn_accept) and
+#                             from its interrupt (connect_accept), 10 % or
+#                             0.5 ms either side: tcpdump stamps the SYN
+#                             after its interrupt and before TCP takes it,
+#                             the accept log after accept() returned (when
+#                             its thread runs again); a SYN that came while
+#                             its napi was scheduled has a bounded wait
 #   irq_cpu                   the CPU that takes eth0's receive interrupts
 #                             (set to the last CPU)
 
@@ -57,7 +62,7 @@ snmp() {
 }
 
 syns_start() {
-	ip netns exec "$TP_CLIENT_NETNS" tcpdump -i eth1 -n -tt --time-stamp-precision=nano -l \
+	tcpdump -i eth0 -Q in -n -tt --time-stamp-precision=nano -l \
 		"tcp[tcpflags] == tcp-syn and dst port $1" >$out/$2.syn 2>$out/$2.tcpdump &
 	SYNS_PID=$!
 	lab_wait 10 lab_says $out/$2.tcpdump "listening on"
@@ -74,9 +79,19 @@ ref_p50() {
 		awk '{ for (i = 1; i < NF; i++) if ($i == "p50_us") print $(i + 1) }'
 }
 
-close_to() {
-	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d
-		t = b / 10; if (t < 1000) t = 1000; exit !(b > 0 && d <= t) }'
+# in_range REF LOW HIGH - LOW - tol <= REF <= HIGH + tol, tol = max(10 % of REF, 0.5 ms)
+in_range() {
+	awk -v r="$1" -v lo="$2" -v hi="$3" 'BEGIN { t = r / 10; if (t < 500) t = 500
+		exit !(r > 0 && lo > 0 && lo - t <= r && r <= hi + t) }'
+}
+
+between() {
+	local ref lo hi n
+
+	ref=$(ref_p50 $1)
+	read -r lo hi n <<<"$(jpy $1 "'%g %g %d' % (r['parts']['syn_accept']['p50_us'], r['parts']['connect_accept']['p50_us'], r['parts']['syn_accept']['handshakes'])")"
+	check "$1: SYN to accept() per connection without teeprobe, p50 $ref us, between teeprobe's from the SYN's processing ($lo us) and from its interrupt ($hi us) over $n connections, 10 % (0.5 ms) either side" \
+		in_range "$ref" "$lo" "$hi"
 }
 
 irq_cpu() {
@@ -90,4 +105,4 @@ irq_cpu() {
 }
 
 export out
-export -f record_run scenario lab_run kv snmp close_to
+export -f record_run scenario lab_run kv snmp in_range

@@ -4,9 +4,11 @@
 
 usage: synaccept.py TCPDUMP_OUT ACCEPT_LOG
 
-TCPDUMP_OUT is "tcpdump -n -tt --time-stamp-precision=nano" of the client's
-SYNs (the first one a source port sent counts: a retransmit is part of the
-connection's wait); ACCEPT_LOG has "REALTIME_NS PEER_PORT" per accept
+TCPDUMP_OUT is "tcpdump -n -tt --time-stamp-precision=nano" of the SYNs as
+the server's stack takes them ("-i eth0 -Q in" on the server: the stamp is
+taken when NET_RX hands the packet up, where teeprobe's SYN -> SYN/ACK
+begins; the first SYN from a source port counts: a retransmit is part of
+the connection's wait); ACCEPT_LOG has "REALTIME_NS PEER_PORT" per accept
 (acceptlog.py, hsbench server --accept-log). Both clocks are the guest's
 CLOCK_REALTIME. Prints "connections N p50_us P p99_us P mean_us M", over
 the connections found in both.

@@ -6,11 +6,12 @@
 # thread up to one per CPU. hard-temp (per-call shared-memory set-up) must
 # be judged TEE blocking, through the accept queue where that is where the
 # handshakes wait; hard-reg (memory registered once) never. Each
-# connection's own parts add up to its SYN-to-accept() time, which must
-# come within 10 % (1 ms at least: the SYN's way to the server, which no
-# server sees) of the same time measured without teeprobe (the
-# client's SYNs captured by tcpdump, the server's accept() logged by
-# hsbench) at the median; the counts equal the kernel's SNMP counters.
+# connection's own parts add up to its SYN-to-accept() time: the same time
+# measured without teeprobe (the SYNs captured by tcpdump as the server's
+# stack takes them, the server's accept() logged by hsbench) lies, at the
+# median, between teeprobe's from the SYN's processing and from its
+# interrupt (analyze.sh: between); the counts equal the kernel's SNMP
+# counters.
 . "$(dirname "$0")/lib.sh"
 . "$top/lab/lab.sh"
 
@@ -28,7 +29,7 @@ if [ "$TP_KERNEL" = lab ]; then
 fi
 
 # shape_run NAME MODE WORKERS - a recorded run of $conns connections from
-# 10 client threads, the client's SYNs captured and hsbench's accepts logged
+# 10 client threads, the SYNs captured and hsbench's accepts logged
 shape_run() {
 	local name=$1 mode=$2 workers=$3 rc
 
@@ -85,10 +86,7 @@ for shape in $shapes; do
 			"$conns $conns" "$(jpy $name "int(r['evidence']['client_handshakes'])") $active"
 		check_eq "$name: no handshake untracked, no hook hit missed" "0 0" \
 			"$(jpy $name "'%d %d' % (r['evidence']['untracked_handshakes'], r['evidence']['tcp_hook_missed'])")"
-		ref=$(ref_p50 $name)
-		got=$(jpy $name "r['parts']['connect_accept']['p50_us']")
-		check "$name: SYN to accept() per connection, p50 $got us, within 10 % (1 ms at least) of the same without teeprobe ($ref us)" \
-			close_to "$got" "$ref"
+		between $name
 	done
 done
 rmmod teeprobe

@@ -9,10 +9,11 @@
 # defers NET_RX to ksoftirqd; else the accepting threads starved,
 # accept-cpu-starved). Handshakes are
 # counted against the kernel's SNMP counters exactly, with no hook hit
-# missed; each connection's SYN-to-accept() time, as teeprobe puts it
-# together from its parts, comes within 10 % (1 ms at least) of the same time measured
-# without teeprobe (tcpdump of the client's SYNs, the server's own accept
-# log) at the median, for ab and for hsbench, with and without the hog.
+# missed; each connection's SYN-to-accept() time measured without teeprobe
+# (tcpdump of the SYNs the server's stack took, the server's own accept
+# log) lies, at the median, between teeprobe's from the SYN's processing
+# and from its interrupt (analyze.sh: between), for ab and for hsbench,
+# with and without the hog.
 . "$(dirname "$0")/lib.sh"
 . "$top/lab/lab.sh"
 
@@ -83,16 +84,6 @@ counted() {
 }
 # opens - PassiveOpens here and ActiveOpens in the client namespace
 opens() { echo "$(snmp PassiveOpens) $(snmp ActiveOpens "$TP_CLIENT_NETNS")"; }
-# within10 NAME - NAME's per-connection SYN -> accept() p50 against the reference
-within10() {
-	local ref got
-
-	ref=$(ref_p50 $1)
-	got=$(jpy $1 "r['parts']['connect_accept']['p50_us']")
-	check "$1: SYN to accept() per connection, p50 $got us, within 10 % (1 ms at least) of the same without teeprobe ($ref us)" \
-		close_to "$got" "$ref"
-}
-
 [ -d /sys/module/teeprobe ] && rmmod teeprobe
 check "insmod teeprobe" insmod "$ko"
 check "nginx starts (2 workers)" nginx_start
@@ -146,12 +137,12 @@ check "late accept: a server sleeping 20 ms before each accept(), ab -n 100 -c 1
 	bash -c 'log_server late --late-ms 20 && syns_start $0 late &&
 		record_run late ab_run $0 100 10; rc=$?; syns_stop; log_server_stop; exit $rc' $LOG_PORT
 check_eq "late: the verdict is slow-accept" slow-accept "$(cause late)"
-within10 late
+between late
 STEP_TIMEOUT=300 check "the same server at once, CPU hog on CPU $cpu, ab -n 200 -c 10, recorded" \
 	bash -c 'log_server loghog && syns_start $0 loghog && hog_on $1 &&
 		record_run loghog ab_run $0 200 10; rc=$?; hog_off; syns_stop; log_server_stop; exit $rc' \
 	$LOG_PORT "$cpu"
-within10 loghog
+between loghog
 
 # --- hsbench under the hog ----------------------------------------------------
 [ -d /sys/module/teesim ] && rmmod teesim
@@ -160,7 +151,7 @@ STEP_TIMEOUT=300 check "hsbench hard-temp, 4 workers, 10 threads x 150, CPU hog 
 	bash -c 'syns_start $LAB_PORT hshog && hog_on $0 &&
 		scenario hshog hard-temp 150 10 --workers 4 --accept-log $out/hshog.acc;
 		rc=$?; hog_off; syns_stop; exit $rc' "$cpu"
-within10 hshog
+between hshog
 lab_unload
 rmmod teeprobe
 done_testing
