@@ -16,10 +16,11 @@
 ko=$TP_MODULES/module/teeprobe.ko
 cycles=${TP_STRESS_CYCLES:-20}
 syns=${TP_STRESS_SYNS:-20000}
-# On the debug kernel an insmod/rmmod cycle under load takes 20-50 s:
-# make check leaves it to make stress, which sets the sizes.
-if [ "$TP_KERNEL" = lab ] && [ -z "$TP_STRESS_CYCLES" ]; then
-	skip "stress on the debug kernel" "make stress runs it (minutes per cycle batch); the stock kernels run it here"
+# On the debug kernel an insmod/rmmod cycle under load takes 20-50 s, and
+# make check's stock guests run one after the other: make check runs it on
+# 6.1 and leaves the other kernels to make stress, which sets the sizes.
+if [ "$TP_KERNEL" != 6.1 ] && [ -z "$TP_STRESS_CYCLES" ]; then
+	skip "stress on $TP_KERNEL" "make stress runs it on every kernel; make check on 6.1, to keep its time"
 	done_testing
 	exit 0
 fi
