@@ -5,9 +5,13 @@
 #   6.1   Debian 12's stock 6.1 kernel (newest installed 6.1.*-amd64)
 #   6.12  Debian 12's stock 6.12 kernel (newest installed 6.12.*+deb12-amd64)
 #   lab   the lab kernel built by scripts/lab-kernel (TEE, KUnit, KASAN, ...)
-# kernel_resolve ID sets KVER, VMLINUZ, KDIR and KFLAVOR (stock or lab).
+#   6.1-arm64  Debian 12's newest stock 6.1 arm64 kernel, with its guest's
+#         root file system made of Debian's arm64 packages (scripts/arm64-root)
+# kernel_resolve ID sets KVER, VMLINUZ, KDIR, KFLAVOR (stock or lab), KARCH
+# (x86_64 or arm64) and, for a foreign architecture, KROOT (the guest's root
+# file system, the builds' sysroot).
 
-KERNEL_IDS="6.1 6.12 lab"
+KERNEL_IDS="6.1 6.12 lab 6.1-arm64"
 
 # newest_installed - newest /lib/modules entry matching a regex, with headers
 newest_installed() {
@@ -25,6 +29,7 @@ newest_installed() {
 kernel_resolve() {
 	local top
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	KARCH= KROOT=
 	case "$1" in
 	6.1|6.12)
 		local re='^6\.1\.[0-9]+-[0-9]+-amd64$'
@@ -34,6 +39,16 @@ kernel_resolve() {
 		VMLINUZ=/boot/vmlinuz-$KVER
 		KDIR=/lib/modules/$KVER/build
 		KFLAVOR=stock
+		;;
+	6.1-arm64)
+		local world
+		world=$("$top/scripts/arm64-root") || die "no arm64 guest world"
+		KVER=$(cat "$world/kver")
+		KROOT=$world/root
+		VMLINUZ=$KROOT/boot/vmlinuz-$KVER
+		KDIR=$(cd "$world/kdir" && pwd -P)
+		KFLAVOR=stock
+		KARCH=arm64
 		;;
 	lab)
 		KDIR=$("$top/scripts/lab-kernel") || die "no lab kernel"
@@ -45,5 +60,6 @@ kernel_resolve() {
 		die "unknown kernel id '$1' (known: $KERNEL_IDS)"
 		;;
 	esac
-	export KVER VMLINUZ KDIR KFLAVOR
+	KARCH=${KARCH:-x86_64}
+	export KVER VMLINUZ KDIR KFLAVOR KARCH KROOT
 }
