@@ -246,8 +246,12 @@ if check "IPv4: $light connections from two client threads" tcp_case light "$lig
 	# call's entry and exit and hsbench's clock reads cost some 0.1 ms of
 	# their own under the emulator, whatever the connect() takes: a
 	# 0.8 ms connect() came out 0.087 ms (10.2 %) under hsbench's.
+	# On arm64 under the emulator the entry, the exit and the clock reads
+	# took 139 to 223 us of 1.8 to 6 ms calls, and 542 us (10.5 %) beside
+	# two other guests: 15 % there.
 	tol=10
 	[ "$TP_KERNEL" = lab ] && tol=25
+	[ "$TP_KERNEL" = 6.1-arm64 ] && tol=15
 	check "client connect() p50: teeprobe $a us, hsbench $b us (within $tol % or 0.2 ms)" \
 		bash -c 'awk -v a="$1" -v b="$2" "BEGIN { exit !(b - a >= -200 && b - a <= 200) }" || within "$0" "$1" "$2"' \
 		"$tol" "$a" "$b"
