@@ -25,25 +25,6 @@
 #define WINDOW_PARAM	"/sys/module/teeprobe/parameters/window_ms"
 #define INSTANCE_PREFIX	"teeprobe-record-"
 
-/* write_param - write @value to @path; 0, or -1 after a message */
-static int write_param(const char *path, const char *value)
-{
-	FILE *f = fopen(path, "w");
-	int ret = 0;
-
-	if (!f) {
-		err_msg("cannot open %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (fputs(value, f) == EOF)
-		ret = -1;
-	if (fclose(f) == EOF)
-		ret = -1;
-	if (ret)
-		err_msg("%s refused '%s': %s\n", path, value, strerror(errno));
-	return ret;
-}
-
 /* chomp - @s without its trailing newline */
 static char *chomp(char *s)
 {
@@ -69,10 +50,10 @@ void module_config_put_back(const struct module_config *c)
 	char *path = teeprobe_debugfs_path("pid_filter");
 
 	if (path && c->pid_filter)
-		write_param(path, !strncmp(c->pid_filter, "all", 3) ?
+		write_value("", path, !strncmp(c->pid_filter, "all", 3) ?
 			    "0" : c->pid_filter);
 	if (c->window_ms)
-		write_param(WINDOW_PARAM, c->window_ms);
+		write_value("", WINDOW_PARAM, c->window_ms);
 	free(path);
 }
 

@@ -129,26 +129,6 @@ static int parse_cpu_list(const char *list, char *mask, size_t len)
 	return 0;
 }
 
-/* write_param - write @value to a file, saying what failed */
-static int write_param(const char *path, const char *value)
-{
-	FILE *f = fopen(path, "w");
-	int ret = 0;
-
-	if (!f) {
-		err_msg("record: cannot open %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	if (fputs(value, f) == EOF)
-		ret = -1;
-	if (fclose(f) == EOF)
-		ret = -1;
-	if (ret)
-		err_msg("record: %s refused '%s': %s\n", path, value,
-			strerror(errno));
-	return ret;
-}
-
 #define WINDOW_PARAM "/sys/module/teeprobe/parameters/window_ms"
 
 /* config_apply - the session's pid filter and window length */
@@ -163,12 +143,12 @@ static int config_apply(const struct record_opts *o)
 			n += snprintf(buf + n, sizeof(buf) - n, "%s%d",
 				      i ? " " : "", o->pids[i]);
 		path = teeprobe_debugfs_path("pid_filter");
-		ret = path ? write_param(path, buf) : -1;
+		ret = path ? write_value("record: ", path, buf) : -1;
 		free(path);
 	}
 	if (!ret && o->window_ms) {
 		snprintf(buf, sizeof(buf), "%u", o->window_ms);
-		ret = write_param(WINDOW_PARAM, buf);
+		ret = write_value("record: ", WINDOW_PARAM, buf);
 	}
 	return ret;
 }

@@ -109,6 +109,28 @@ int parse_seconds(const char *arg, double *seconds)
 }
 
 /*
+ * write_value - write @value to the file @path (a module parameter, a
+ * tracefs setting); 0, or -1 after a message that starts with @who
+ */
+int write_value(const char *who, const char *path, const char *value)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f) {
+		err_msg("%scannot open %s: %s\n", who, path, strerror(errno));
+		return -1;
+	}
+	if (fputs(value, f) == EOF)
+		ret = -1;
+	if (fclose(f) == EOF)
+		ret = -1;
+	if (ret)
+		err_msg("%s%s refused '%s': %s\n", who, path, value, strerror(errno));
+	return ret;
+}
+
+/*
  * read_text_file - read at most @max bytes of @path into a NUL-terminated
  * string. Returns NULL and sets *err to a positive errno on failure.
  */
@@ -175,6 +197,29 @@ static size_t utf8_len(const unsigned char *s)
 }
 
 /*
+ * struct str_ring - the buffers of jstr or tstr: a result lives until the
+ * eighth call after its own, so that several can go into one printf
+ */
+struct str_ring {
+	char *buf[8];
+	unsigned int next;
+};
+
+/* ring_take - a buffer of @size bytes from @r, freeing the oldest */
+static char *ring_take(struct str_ring *r, size_t size)
+{
+	char *out;
+
+	free(r->buf[r->next]);
+	out = malloc(size);
+	if (!out)
+		fatal("out of memory\n");
+	r->buf[r->next] = out;
+	r->next = (r->next + 1) % 8;
+	return out;
+}
+
+/*
  * jstr - @s as a JSON string, quotes included: '"', '\' and control
  * characters escaped, bytes that are not UTF-8 as U+FFFD, NULL as null.
  * The result lives until the eighth call after this one (a ring of
@@ -182,21 +227,15 @@ static size_t utf8_len(const unsigned char *s)
  */
 const char *jstr(const char *s)
 {
-	static char *ring[8];
-	static unsigned int next;
+	static struct str_ring ring;
 	const unsigned char *p = (const unsigned char *)s;
 	char *out, *o;
 	size_t n;
 
 	if (!s)
 		return "null";
-	free(ring[next]);
 	/* at most 6 bytes out for a byte in ("\u00XX"), and the quotes */
-	out = malloc(strlen(s) * 6 + 3);
-	if (!out)
-		fatal("out of memory\n");
-	ring[next] = out;
-	next = (next + 1) % 8;
+	out = ring_take(&ring, strlen(s) * 6 + 3);
 	o = out;
 	*o++ = '"';
 	while (*p) {
@@ -223,23 +262,17 @@ const char *jstr(const char *s)
  * tstr - @s for a line of text: bytes other than printable ASCII (and the
  * backslash) as \xHH
  * (a task's name is its own choice: a newline in it must not start a line
- * of teeprobe's output). Same ring of buffers as jstr.
+ * of teeprobe's output). A ring of its own, as jstr's.
  */
 const char *tstr(const char *s)
 {
-	static char *ring[8];
-	static unsigned int next;
+	static struct str_ring ring;
 	const unsigned char *p = (const unsigned char *)s;
 	char *out, *o;
 
 	if (!s)
 		return "-";
-	free(ring[next]);
-	out = malloc(strlen(s) * 4 + 1);
-	if (!out)
-		fatal("out of memory\n");
-	ring[next] = out;
-	next = (next + 1) % 8;
+	out = ring_take(&ring, strlen(s) * 4 + 1);
 	for (o = out; *p; p++) {
 		if (*p >= ' ' && *p < 0x7f && *p != '\\')
 			*o++ = *p;

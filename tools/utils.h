@@ -24,5 +24,6 @@ int parse_seconds(const char *arg, double *seconds);
 const char *jstr(const char *s);	/* a JSON string, quoted and escaped */
 const char *tstr(const char *s);	/* text without control bytes */
 char *read_text_file(const char *path, size_t max, int *err);
+int write_value(const char *who, const char *path, const char *value);
 
 #endif /* TEEPROBE_UTILS_H */
