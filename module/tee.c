@@ -43,8 +43,8 @@
 
 /* ---- parameters ------------------------------------------------------ */
 
-/* the tee preset's six probes and up to ten of wait_symbols */
-#define TP_MAX_PROBES		16
+/* the tee preset's eight probes and up to ten of wait_symbols */
+#define TP_MAX_PROBES		18
 #define TP_MAX_WAIT_SYMBOLS	10
 #define TP_MAX_MAXACTIVE	4096
 #define TP_THREADS		256
@@ -183,6 +183,9 @@ enum tp_role {
 	TP_ROLE_IOCTL,	/* the ioctl entry: one call per hit */
 	TP_ROLE_WAIT,	/* waiting for the TEE: charged to the current call */
 	TP_ROLE_STEP,	/* a timed step (shared memory set-up or release) */
+	TP_ROLE_SECURE,	/* one entry into the secure world (an SMC): timed,
+			 * and charged to the current call as secure time
+			 */
 };
 
 enum tp_state {
@@ -228,6 +231,8 @@ struct tp_call {
 	struct task_struct *task;
 	u64 start_ns;
 	u64 queue_wait_ns;
+	u64 secure_ns;		/* in the secure world (TP_ROLE_SECURE) */
+	u64 secure_entries;
 	struct teeprobe_offcpu off;
 };
 
@@ -250,6 +255,8 @@ struct tp_cmd_stats {
 	u64 offcpu_ns;		/* blocked */
 	u64 runq_ns;		/* preempted, waiting for a CPU */
 	u64 queue_wait_ns;
+	u64 secure_entries;	/* entries into the secure world */
+	u64 secure_ns;		/* time there, a part of the on-CPU time */
 	struct teeprobe_hist latency;
 };
 
@@ -257,7 +264,12 @@ struct tp_tee_cpu {
 	struct tp_cmd_stats cmd[TP_TEE_CMDS];
 	u64 untracked;		/* calls timed without an off-CPU split */
 };
-static DEFINE_PER_CPU(struct tp_tee_cpu, tee_cpu);
+/*
+ * Allocated at init, not DEFINE_PER_CPU: a module's static per-CPU data
+ * comes out of the kernel's small reserve for all modules (8 KiB on
+ * arm64, where OP-TEE's driver takes some too), and this is most of it.
+ */
+static struct tp_tee_cpu __percpu *tee_cpu;
 
 struct tp_thread {
 	pid_t tid;
@@ -350,6 +362,8 @@ static struct tp_call *call_start(u64 now)
 	call->task = current;
 	call->start_ns = now;
 	call->queue_wait_ns = 0;
+	call->secure_ns = 0;
+	call->secure_entries = 0;
 	memset(&call->off, 0, sizeof(call->off));
 	b = call_bucket(current);
 	/* From an int3-based probe (NMI, see teeprobe_now_ns()) only a
@@ -569,7 +583,7 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	long ret = (long)regs_return_value(regs);
 	u64 now = teeprobe_now_ns();
 	u64 duration = teeprobe_ns_delta(inst->start_ns, now);
-	u64 offcpu = 0, runq = 0, queue_wait = 0;
+	u64 offcpu = 0, runq = 0, queue_wait = 0, secure = 0, entries = 0;
 	struct tp_call *call = inst_call(inst);
 	struct tp_tee_cpu *cpu;
 	struct tp_cmd_stats *s;
@@ -587,13 +601,15 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		offcpu = min(call->off.off_ns, duration);
 		runq = min(call->off.runq_ns, duration - offcpu);
 		queue_wait = min(call->queue_wait_ns, duration);
+		secure = min(call->secure_ns, duration - offcpu - runq);
+		entries = call->secure_entries;
 		raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
 		call_end(call);
 		local_irq_save(flags);
 		tee_clock_stop(now);
 		local_irq_restore(flags);
 	}
-	cpu = this_cpu_ptr(&tee_cpu);
+	cpu = this_cpu_ptr(tee_cpu);
 	if (!call)
 		cpu->untracked++;
 	s = &cpu->cmd[cmd];
@@ -604,6 +620,8 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	s->offcpu_ns += offcpu;
 	s->runq_ns += runq;
 	s->queue_wait_ns += queue_wait;
+	s->secure_entries += entries;
+	s->secure_ns += secure;
 	teeprobe_hist_add(&s->latency, duration);
 	thread_account(duration, offcpu, queue_wait);
 	trace_teeprobe_tee_ioctl_exit(cmd, duration, offcpu, runq, queue_wait, ret);
@@ -623,7 +641,10 @@ static int timed_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(timed_entry);
 
-/* timed_return - count the step; a wait is also charged to the call */
+/*
+ * timed_return - count the step; a wait, or an entry into the secure
+ * world, is also charged to the call
+ */
 static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct tp_instance *inst = (struct tp_instance *)ri->data;
@@ -634,13 +655,17 @@ static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	unsigned int b;
 
 	probe_account(ri, elapsed);
-	if (p->role != TP_ROLE_WAIT || !atomic_read(&calls_in_flight))
+	if (p->role == TP_ROLE_STEP || !atomic_read(&calls_in_flight))
 		return 0;
 	b = call_bucket(current);
 	raw_spin_lock_irqsave(&call_hash[b].lock, flags);
 	call = call_find_locked(b, current);
-	if (call)
+	if (call && p->role == TP_ROLE_WAIT) {
 		call->queue_wait_ns += elapsed;
+	} else if (call) {
+		call->secure_ns += elapsed;
+		call->secure_entries++;
+	}
 	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
 	return 0;
 }
@@ -801,6 +826,7 @@ static struct notifier_block tp_module_nb = {
 
 static const char * const role_names[] = {
 	[TP_ROLE_IOCTL] = "ioctl", [TP_ROLE_WAIT] = "wait", [TP_ROLE_STEP] = "step",
+	[TP_ROLE_SECURE] = "secure",
 };
 
 /* teeprobe_tee_show_probes - one line per probe: its state and counters */
@@ -838,15 +864,17 @@ void teeprobe_tee_show_probes(struct seq_file *m)
 /* cmd_sum - the counters of one command summed over CPUs */
 struct cmd_sum {
 	u64 calls, errors, total_ns, offcpu_ns, runq_ns, queue_wait_ns, max_ns;
+	u64 secure_entries, secure_ns;
 };
 
 /* show_cmd_line - one line of tee_stats */
 static void show_cmd_line(struct seq_file *m, const char *cpu, unsigned int c,
 			  const struct cmd_sum *s)
 {
-	seq_printf(m, "%s %s %llu %llu %llu %llu %llu %llu %llu\n", cpu,
+	seq_printf(m, "%s %s %llu %llu %llu %llu %llu %llu %llu %llu %llu\n", cpu,
 		   teeprobe_tee_cmd_name(c), s->calls, s->errors, s->total_ns,
-		   s->offcpu_ns, s->runq_ns, s->queue_wait_ns, s->max_ns);
+		   s->offcpu_ns, s->runq_ns, s->queue_wait_ns, s->max_ns,
+		   s->secure_entries, s->secure_ns);
 }
 
 /* teeprobe_tee_show_stats - per CPU and in all, one line per used command */
@@ -863,9 +891,9 @@ void teeprobe_tee_show_stats(struct seq_file *m)
 		seq_puts(m, "# out of memory\n");
 		return;
 	}
-	seq_puts(m, "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n");
+	seq_puts(m, "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns secure_entries secure_ns\n");
 	for_each_possible_cpu(cpu) {
-		struct tp_tee_cpu *tc = per_cpu_ptr(&tee_cpu, cpu);
+		struct tp_tee_cpu *tc = per_cpu_ptr(tee_cpu, cpu);
 
 		untracked += tc->untracked;
 		snprintf(name, sizeof(name), "%d", cpu);
@@ -876,7 +904,8 @@ void teeprobe_tee_show_stats(struct seq_file *m)
 				continue;
 			one = (struct cmd_sum){ s->calls, s->errors, s->total_ns,
 						s->offcpu_ns, s->runq_ns,
-						s->queue_wait_ns, s->latency.max };
+						s->queue_wait_ns, s->latency.max,
+						s->secure_entries, s->secure_ns };
 			show_cmd_line(m, name, c, &one);
 			all[c].calls += one.calls;
 			all[c].errors += one.errors;
@@ -885,6 +914,8 @@ void teeprobe_tee_show_stats(struct seq_file *m)
 			all[c].runq_ns += one.runq_ns;
 			all[c].queue_wait_ns += one.queue_wait_ns;
 			all[c].max_ns = max(all[c].max_ns, one.max_ns);
+			all[c].secure_entries += one.secure_entries;
+			all[c].secure_ns += one.secure_ns;
 		}
 	}
 	for (c = 0; c < TP_TEE_CMDS; c++)
@@ -909,14 +940,14 @@ void teeprobe_tee_show_hist(struct seq_file *m)
 			u64 total = 0;
 
 			for_each_possible_cpu(cpu)
-				total += per_cpu_ptr(&tee_cpu, cpu)->cmd[c].latency.bucket[b];
+				total += per_cpu_ptr(tee_cpu, cpu)->cmd[c].latency.bucket[b];
 			if (!total)
 				continue;
 			seq_printf(m, "%s %llu", teeprobe_tee_cmd_name(c),
 				   teeprobe_hist_bucket_low(b));
 			for_each_possible_cpu(cpu)
 				seq_printf(m, " %llu",
-					   per_cpu_ptr(&tee_cpu, cpu)->cmd[c].latency.bucket[b]);
+					   per_cpu_ptr(tee_cpu, cpu)->cmd[c].latency.bucket[b]);
 			seq_printf(m, " %llu\n", total);
 		}
 	}
@@ -971,7 +1002,7 @@ void teeprobe_tee_reset(void)
 
 	mutex_lock(&probes_lock);
 	for_each_possible_cpu(cpu) {
-		memset(per_cpu_ptr(&tee_cpu, cpu), 0, sizeof(struct tp_tee_cpu));
+		memset(per_cpu_ptr(tee_cpu, cpu), 0, sizeof(struct tp_tee_cpu));
 		for (i = 0; i < nr_probes; i++)
 			memset(per_cpu_ptr(probes[i].stats, cpu), 0,
 			       sizeof(struct tp_step_stats));
@@ -1001,7 +1032,9 @@ static int describe_probes(void)
 		      add_probe("teesim_wait_for_secure_thread", TP_ROLE_WAIT) ?:
 		      add_probe("tee_shm_register_user_buf", TP_ROLE_STEP) ?:
 		      add_probe("tee_shm_alloc_user_buf", TP_ROLE_STEP) ?:
-		      add_probe("tee_shm_fop_release", TP_ROLE_STEP);
+		      add_probe("tee_shm_fop_release", TP_ROLE_STEP) ?:
+		      add_probe("optee_smccc_smc", TP_ROLE_SECURE) ?:
+		      add_probe("optee_smccc_hvc", TP_ROLE_SECURE);
 	} else if (!strcmp(preset, "tzdriver")) {
 		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tc_client_ioctl",
 				TP_ROLE_IOCTL) ?:
@@ -1042,7 +1075,8 @@ int teeprobe_tee_init(void)
 	/* vmalloc: whole pages, where kmalloc would round up to a power of 2 */
 	call_pool = vcalloc(call_pool_size, sizeof(*call_pool));
 	call_used = bitmap_zalloc(call_pool_size, GFP_KERNEL);
-	if (!call_pool || !call_used) {
+	tee_cpu = alloc_percpu(struct tp_tee_cpu);
+	if (!call_pool || !call_used || !tee_cpu) {
 		ret = -ENOMEM;
 		goto out_free_table;
 	}
@@ -1073,6 +1107,8 @@ out_free_stats:
 	for (i = 0; i < nr_probes; i++)
 		free_percpu(probes[i].stats);
 out_free_table:
+	free_percpu(tee_cpu);
+	tee_cpu = NULL;
 	bitmap_free(call_used);
 	vfree(call_pool);
 	return ret;
@@ -1094,6 +1130,8 @@ void teeprobe_tee_exit(void)
 	synchronize_rcu();
 	for (i = 0; i < nr_probes; i++)
 		free_percpu(probes[i].stats);
+	free_percpu(tee_cpu);
+	tee_cpu = NULL;
 	bitmap_free(call_used);
 	vfree(call_pool);
 }

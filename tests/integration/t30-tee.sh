@@ -35,9 +35,9 @@ check "the refusal is explained in dmesg" sh -c "dmesg | grep -q 'teeprobe: pres
 if [ "$TP_KERNEL" != lab ]; then
 	check "... a wait symbol listed twice too" sh -c "dmesg | grep -q 'teeprobe: wait_symbols: must be up to 10 comma-separated C symbol names, none twice'"
 	check "... and one the preset probes already" sh -c "dmesg | grep -q 'teeprobe: tee_ioctl is probed twice (the preset tee probes it already)'"
-	check "ten wait symbols, with the preset's six probes, load" \
+	check "ten wait symbols, with the preset's eight probes, load" \
 		insmod "$ko" wait_symbols=w1,w2,w3,w4,w5,w6,w7,w8,w9,w10
-	check_eq "... and all sixteen are listed" 16 "$(grep -vc '^#' $DEBUGFS/tee_probes)"
+	check_eq "... and all eighteen are listed" 18 "$(grep -vc '^#' $DEBUGFS/tee_probes)"
 	check "rmmod teeprobe" rmmod teeprobe
 fi
 check "teeprobe loads with a symbol that does not exist" \
