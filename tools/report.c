@@ -664,7 +664,10 @@ static void print_tee(struct report *r, const struct report_opts *o,
 	struct tables tb = { 0 };
 	bool first = true, from_snap;
 	double calls, total, off, runq, qw, errors, p50, p99, max;
+	double sec_n, sec_ns;
 	double bucket[HIST_BUCKETS];
+	char secure[1024] = "";
+	size_t secure_len = 0;
 	struct cmd_events *c;
 	int i, row, n;
 
@@ -699,6 +702,9 @@ static void print_tee(struct report *r, const struct report_opts *o,
 			off = tables_delta(&tb, "all", name, "offcpu_ns");
 			runq = tables_delta(&tb, "all", name, "runq_ns");
 			qw = tables_delta(&tb, "all", name, "queue_wait_ns");
+			/* a module before the secure split has no such columns */
+			sec_n = fmax(tables_delta(&tb, "all", name, "secure_entries"), 0);
+			sec_ns = fmax(tables_delta(&tb, "all", name, "secure_ns"), 0);
 			for (row = 0; row < r->nr_cmds; row++)
 				if (!strcmp(r->cmds[row].name, name))
 					c = &r->cmds[row];
@@ -711,6 +717,7 @@ static void print_tee(struct report *r, const struct report_opts *o,
 			off = c->offcpu_ns;
 			runq = c->runq_ns;
 			qw = c->queue_wait_ns;
+			sec_n = sec_ns = 0;
 		}
 		if (calls <= 0)
 			continue;
@@ -732,10 +739,10 @@ static void print_tee(struct report *r, const struct report_opts *o,
 			tables_free(&th);
 		}
 		if (o->json) {
-			printf("%s{\"cmd\":%s,\"calls\":%.0f,\"calls_per_s\":%.2f,\"errors\":%.0f,\"total_ns\":%.0f,\"offcpu_ns\":%.0f,\"runq_ns\":%.0f,\"queue_wait_ns\":%.0f,\"mean_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%.0f,\"blocked_share\":%.4f}",
+			printf("%s{\"cmd\":%s,\"calls\":%.0f,\"calls_per_s\":%.2f,\"errors\":%.0f,\"total_ns\":%.0f,\"offcpu_ns\":%.0f,\"runq_ns\":%.0f,\"queue_wait_ns\":%.0f,\"secure_entries\":%.0f,\"secure_ns\":%.0f,\"mean_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%.0f,\"blocked_share\":%.4f}",
 			       json_sep(&first), jstr(name), calls, rate(calls, seconds),
-			       errors, total, off, runq, qw, total / calls, p50,
-			       p99, max, share(off, total));
+			       errors, total, off, runq, qw, sec_n, sec_ns,
+			       total / calls, p50, p99, max, share(off, total));
 		} else {
 			printf("  %-14s %8.0f %9.1f %6.0f %10.1f %10.1f %10.1f %10.1f %8.1f %6.1f %8.1f %6.1f\n",
 			       name, calls, rate(calls, seconds), errors,
@@ -744,10 +751,23 @@ static void print_tee(struct report *r, const struct report_opts *o,
 			       100 * share(runq, total),
 			       100 * share(total - off - runq, total),
 			       100 * share(qw, total));
+			if (sec_n > 0 && secure_len < sizeof(secure))
+				secure_len += snprintf(secure + secure_len,
+						       sizeof(secure) - secure_len,
+						       "  %-14s %8.0f %9.2f %10.1f %8.1f %8.1f\n",
+						       name, sec_n, sec_n / calls,
+						       sec_ns / sec_n / 1e3,
+						       100 * share(sec_ns, total),
+						       100 * share(total - off - runq - sec_ns, total));
 		}
 	}
 	if (!o->json && first && !n)
 		printf("  (no TEE ioctls)\n");
+	if (!o->json && secure_len)
+		printf("  in the secure world (entries timed by the driver's SMC probes)\n"
+		       "  %-14s %8s %9s %10s %8s %8s\n%s",
+		       "cmd", "entries", "per_call", "mean_us", "secure%",
+		       "normal%", secure);
 	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);
 	if (o->json) {
 		printf("],\"threads\":[");
