@@ -7,11 +7,15 @@
 #   lab   the lab kernel built by scripts/lab-kernel (TEE, KUnit, KASAN, ...)
 #   6.1-arm64  Debian 12's newest stock 6.1 arm64 kernel, with its guest's
 #         root file system made of Debian's arm64 packages (scripts/arm64-root)
+#   optee the same arm64 kernel and root booted through Trusted Firmware-A
+#         and OP-TEE, a real secure world (scripts/optee-world): its own
+#         tee.ko and optee.ko drive it, tee-supplicant runs
+# An arm64 id sets KSECURE too: none, or optee.
 # kernel_resolve ID sets KVER, VMLINUZ, KDIR, KFLAVOR (stock or lab), KARCH
 # (x86_64 or arm64) and, for a foreign architecture, KROOT (the guest's root
 # file system, the builds' sysroot).
 
-KERNEL_IDS="6.1 6.12 lab 6.1-arm64"
+KERNEL_IDS="6.1 6.12 lab 6.1-arm64 optee"
 
 # newest_installed - newest /lib/modules entry matching a regex, with headers
 newest_installed() {
@@ -29,7 +33,7 @@ newest_installed() {
 kernel_resolve() {
 	local top
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	KARCH= KROOT=
+	KARCH= KROOT= KSECURE=none
 	case "$1" in
 	6.1|6.12)
 		local re='^6\.1\.[0-9]+-[0-9]+-amd64$'
@@ -40,7 +44,7 @@ kernel_resolve() {
 		KDIR=/lib/modules/$KVER/build
 		KFLAVOR=stock
 		;;
-	6.1-arm64)
+	6.1-arm64|optee)
 		local world
 		world=$("$top/scripts/arm64-root") || die "no arm64 guest world"
 		KVER=$(cat "$world/kver")
@@ -49,6 +53,7 @@ kernel_resolve() {
 		KDIR=$(cd "$world/kdir" && pwd -P)
 		KFLAVOR=stock
 		KARCH=arm64
+		[ "$1" = optee ] && KSECURE=optee
 		;;
 	lab)
 		KDIR=$("$top/scripts/lab-kernel") || die "no lab kernel"
@@ -61,5 +66,5 @@ kernel_resolve() {
 		;;
 	esac
 	KARCH=${KARCH:-x86_64}
-	export KVER VMLINUZ KDIR KFLAVOR KARCH KROOT
+	export KVER VMLINUZ KDIR KFLAVOR KARCH KROOT KSECURE
 }

@@ -408,10 +408,17 @@ static void worker_teardown(struct worker *w)
 {
 	while (w->conns)
 		conn_close(w, w->conns);
-	if (w->srv->cfg.mode == MODE_SOFT)
+	if (w->srv->cfg.mode == MODE_SOFT) {
 		free(w->work_buf);
-	else if (w->tee.counts)
+	} else if (w->tee.counts) {
+#ifdef HSBENCH_TEEC
+		/* The TA's own counts of this session, before it closes
+		 * (ta_sessions_read says of how many sessions they are).
+		 */
+		tee_ta_stats(&w->tee);
+#endif
 		tee_client_close(&w->tee);
+	}
 	w->work_buf = NULL;
 	if (w->epoll_fd >= 0)
 		close(w->epoll_fd);
@@ -593,6 +600,11 @@ static void server_sum_counters(struct server *srv, struct server_counters *sum)
 		sum->ioctls.shm_register += c->ioctls.shm_register;
 		sum->ioctls.shm_close += c->ioctls.shm_close;
 		sum->ioctls.close_session += c->ioctls.close_session;
+		sum->ioctls.ta_known += c->ioctls.ta_known;
+		sum->ioctls.ta_sm3 += c->ioctls.ta_sm3;
+		sum->ioctls.ta_sm4 += c->ioctls.ta_sm4;
+		sum->ioctls.ta_refused += c->ioctls.ta_refused;
+		sum->ioctls.ta_sessions += c->ioctls.ta_sessions;
 	}
 }
 
@@ -623,6 +635,13 @@ static void server_print_text(struct server *srv, const char *reason,
 	printf("ioctl_shm_register    %llu\n", (unsigned long long)sum.ioctls.shm_register);
 	printf("ioctl_shm_close       %llu\n", (unsigned long long)sum.ioctls.shm_close);
 	printf("ioctl_close_session   %llu\n", (unsigned long long)sum.ioctls.close_session);
+	if (sum.ioctls.ta_known) {
+		printf("ta_sessions_read      %llu\n", (unsigned long long)sum.ioctls.ta_known);
+		printf("ta_sm3                %llu\n", (unsigned long long)sum.ioctls.ta_sm3);
+		printf("ta_sm4                %llu\n", (unsigned long long)sum.ioctls.ta_sm4);
+		printf("ta_refused            %llu\n", (unsigned long long)sum.ioctls.ta_refused);
+		printf("ta_sessions           %llu\n", (unsigned long long)sum.ioctls.ta_sessions);
+	}
 	printf("per_worker_handshakes");
 	for (i = 0; i < cfg->workers; i++)
 		printf(" %llu", (unsigned long long)srv->workers[i].counters.completed);
@@ -662,6 +681,14 @@ static void server_print_json(struct server *srv, const char *reason,
 	       (unsigned long long)sum.ioctls.shm_register,
 	       (unsigned long long)sum.ioctls.shm_close,
 	       (unsigned long long)sum.ioctls.close_session);
+	if (sum.ioctls.ta_known)
+		printf(",\"ta\":{\"sessions_read\":%llu,\"sm3\":%llu,\"sm4\":%llu"
+		       ",\"refused\":%llu,\"sessions\":%llu}",
+		       (unsigned long long)sum.ioctls.ta_known,
+		       (unsigned long long)sum.ioctls.ta_sm3,
+		       (unsigned long long)sum.ioctls.ta_sm4,
+		       (unsigned long long)sum.ioctls.ta_refused,
+		       (unsigned long long)sum.ioctls.ta_sessions);
 	printf(",\"per_worker_handshakes\":[");
 	for (i = 0; i < cfg->workers; i++)
 		printf("%s%llu", i ? "," : "",

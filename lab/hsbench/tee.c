@@ -29,7 +29,9 @@ static const char *const tee_origin_names[] = {
 	[1] = "API", [2] = "COMMS", [3] = "TEE", [4] = "TRUSTED_APP",
 };
 
+#ifndef HSBENCH_TEEC
 static const uint8_t teesim_ta_uuid[TEE_IOCTL_UUID_LEN] = TEESIM_TA_UUID;
+#endif
 
 /* The argument of TEE_IOC_OPEN_SESSION: the arg, then its params */
 union tee_open_session_buf {
@@ -45,8 +47,8 @@ union tee_invoke_buf {
 		    TEE_NUM_PARAMS * sizeof(struct tee_ioctl_param)];
 };
 
-/* tee_origin_name - the name of a ret_origin value */
-static const char *tee_origin_name(uint32_t origin)
+/* tee_origin_name - the name of a ret_origin value (see tee.h) */
+const char *tee_origin_name(uint32_t origin)
 {
 	if (origin < ARRAY_SIZE(tee_origin_names) &&
 	    tee_origin_names[origin])
@@ -54,9 +56,8 @@ static const char *tee_origin_name(uint32_t origin)
 	return "unknown";
 }
 
-/* tee_client_error - report an error of @tc, the first few only */
-static void __attribute__((format(printf, 2, 3)))
-tee_client_error(struct tee_client *tc, const char *fmt, ...)
+/* tee_client_error - report an error of @tc, the first few only (tee.h) */
+void tee_client_error(struct tee_client *tc, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -104,7 +105,7 @@ static int compare_tee_paths(const void *a, const void *b)
 	return (nx > ny) - (nx < ny);
 }
 
-/* tee_find_device - pick the teesim device (see tee.h) */
+/* tee_find_device - pick the lab TA's device (see tee.h) */
 int tee_find_device(const char *wanted, char *path, size_t path_size)
 {
 	struct tee_ioctl_version_data ver;
@@ -120,9 +121,9 @@ int tee_find_device(const char *wanted, char *path, size_t path_size)
 			return -1;
 		}
 		close(fd);
-		if (ver.impl_id != TEESIM_IMPL_ID) {
-			hs_err("%s is not a teesim device (impl_id %u, teesim's is 0x%x)",
-			       wanted, ver.impl_id, TEESIM_IMPL_ID);
+		if (ver.impl_id != TEE_LAB_IMPL_ID) {
+			hs_err("%s is not a%s device (impl_id %u, not 0x%x)",
+			       wanted, TEE_LAB_DEVICE, ver.impl_id, TEE_LAB_IMPL_ID);
 			return -1;
 		}
 		snprintf(path, path_size, "%s", wanted);
@@ -130,7 +131,8 @@ int tee_find_device(const char *wanted, char *path, size_t path_size)
 	}
 
 	if (glob("/dev/tee[0-9]*", GLOB_NOSORT, NULL, &paths)) {
-		hs_err("no teesim device: no /dev/tee[0-9]* exists; is teesim.ko loaded?");
+		hs_err("no%s device: no /dev/tee[0-9]* exists; %s",
+		       TEE_LAB_DEVICE, TEE_LAB_HINT);
 		return -1;
 	}
 	qsort(paths.gl_pathv, paths.gl_pathc, sizeof(char *), compare_tee_paths);
@@ -140,7 +142,7 @@ int tee_find_device(const char *wanted, char *path, size_t path_size)
 		fd = tee_probe(candidate, &ver, why, sizeof(why));
 		if (fd >= 0) {
 			close(fd);
-			if (ver.impl_id == TEESIM_IMPL_ID) {
+			if (ver.impl_id == TEE_LAB_IMPL_ID) {
 				snprintf(path, path_size, "%s", candidate);
 				found = 1;
 				break;
@@ -154,7 +156,8 @@ int tee_find_device(const char *wanted, char *path, size_t path_size)
 	}
 	globfree(&paths);
 	if (!found) {
-		hs_err("no teesim device among %s: is teesim.ko loaded?", seen);
+		hs_err("no%s device among %s: %s", TEE_LAB_DEVICE, seen,
+		       TEE_LAB_HINT);
 		return -1;
 	}
 	return 0;
@@ -181,6 +184,7 @@ int tee_open_session_raw(int fd, const uint8_t uuid[TEE_IOCTL_UUID_LEN],
 	return 0;
 }
 
+#ifndef HSBENCH_TEEC
 /* tee_open_session - open a session to the teesim TA on tc->fd */
 static int tee_open_session(struct tee_client *tc, const char *path)
 {
@@ -231,6 +235,8 @@ static void tee_shm_close(struct tee_client *tc, int shm_fd)
 	close(shm_fd);
 }
 
+#endif /* !HSBENCH_TEEC */
+
 /* tee_invoke_raw - TEE_IOC_INVOKE (see tee.h) */
 int tee_invoke_raw(int fd, uint32_t session, uint32_t func,
 		   struct tee_ioctl_param *params, uint32_t *ret,
@@ -254,6 +260,7 @@ int tee_invoke_raw(int fd, uint32_t session, uint32_t func,
 	return 0;
 }
 
+#ifndef HSBENCH_TEEC
 /*
  * tee_invoke - TEE_IOC_INVOKE @func with @params (TEE_NUM_PARAMS of them,
  * updated on return); @what names the command in messages
@@ -449,3 +456,4 @@ void tee_client_close(struct tee_client *tc)
 	free(tc->buf);
 	tc->buf = NULL;
 }
+#endif /* !HSBENCH_TEEC */

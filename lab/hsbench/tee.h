@@ -8,6 +8,13 @@
  *                       does for a temporary memref)
  *   TEE_SHM_REGISTERED  the buffer is registered once when the client
  *                       opens; a crypto call is one TEE_IOC_INVOKE
+ *
+ * Built with HSBENCH_TEEC (make TEEC=<optee_client export>), the same
+ * interface goes through libteec, the GlobalPlatform client API of a real
+ * secure world (teec.c): TEMPORARY passes TEEC_MEMREF_TEMP_* parameters,
+ * for each of which libteec registers the caller's memory around the call
+ * (TEE_IOC_SHM_REGISTER, then close()), REGISTERED registers the buffer
+ * once with TEEC_RegisterSharedMemory.
  */
 #ifndef HSBENCH_TEE_H
 #define HSBENCH_TEE_H
@@ -17,7 +24,12 @@
 
 #include <linux/tee.h>
 
+#ifdef HSBENCH_TEEC
+#include <tee_client_api.h>
+#endif
+
 #include "sm.h"
+#include "teesim_abi.h"
 
 enum tee_shm_pattern {
 	TEE_SHM_TEMPORARY,
@@ -31,6 +43,12 @@ struct tee_ioctl_counts {
 	uint64_t shm_register;
 	uint64_t shm_close;
 	uint64_t close_session;
+	/* TEESIM_CMD_STATS (libteec build): the TA's own counts, summed */
+	uint64_t ta_known;	/* sessions whose counts were read */
+	uint64_t ta_sm3;
+	uint64_t ta_sm4;
+	uint64_t ta_refused;
+	uint64_t ta_sessions;
 };
 
 /*
@@ -50,14 +68,39 @@ struct tee_client {
 	int32_t shm_id;
 	int errors_to_show;
 	struct tee_ioctl_counts *counts;
+#ifdef HSBENCH_TEEC
+	TEEC_Context ctx;
+	TEEC_Session sess;
+	TEEC_SharedMemory shm;
+	int ctx_open;
+	int shm_registered;
+#endif
 };
 
+/* The device the lab TA runs behind: teesim's, or OP-TEE's (libteec build) */
+#ifdef HSBENCH_TEEC
+#define TEE_LAB_IMPL_ID		TEE_IMPL_ID_OPTEE
+#define TEE_LAB_DEVICE		"n OP-TEE"
+#define TEE_LAB_HINT		"is optee.ko loaded, over a secure world running OP-TEE?"
+#else
+#define TEE_LAB_IMPL_ID		TEESIM_IMPL_ID
+#define TEE_LAB_DEVICE		" teesim"
+#define TEE_LAB_HINT		"is teesim.ko loaded?"
+#endif
+
 /*
- * tee_find_device - pick the teesim device into @path: @wanted if not NULL
- * (checked), else the first /dev/tee[0-9]* whose impl_id is TEESIM_IMPL_ID.
- * Prints why on failure and returns -1.
+ * tee_find_device - pick the lab TA's device into @path: @wanted if not
+ * NULL (checked), else the first /dev/tee[0-9]* whose impl_id is
+ * TEE_LAB_IMPL_ID. Prints why on failure and returns -1.
  */
 int tee_find_device(const char *wanted, char *path, size_t path_size);
+
+/* tee_origin_name - the name of a GlobalPlatform ret_origin value */
+const char *tee_origin_name(uint32_t origin);
+
+/* tee_client_error - report an error of @tc; only the first few are shown */
+void tee_client_error(struct tee_client *tc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Parameters of every OPEN_SESSION and INVOKE, unused ones NONE, as libteec */
 #define TEE_NUM_PARAMS		4
@@ -101,5 +144,11 @@ int tee_sm3(void *ctx, const uint8_t *buf, size_t len,
 /* tee_sm4 - TEESIM_CMD_SM4_ENCRYPT of @len bytes at @buf (tc->buf) in place */
 int tee_sm4(void *ctx, const uint8_t key[LAB_SM4_KEY_SIZE],
 	    uint8_t *buf, size_t len);
+
+/*
+ * tee_ta_stats - TEESIM_CMD_STATS on tc's session (libteec build, lab/ta):
+ * adds the TA's counts to tc->counts. Returns 0 or -1.
+ */
+int tee_ta_stats(struct tee_client *tc);
 
 #endif /* HSBENCH_TEE_H */
