@@ -5,6 +5,7 @@
 #                   tools and the man pages
 #   make check      install what is missing, build, run every test
 #   make demo       the lab case in a QEMU guest, with its diagnosis
+#                   (KERNEL=optee: on a real secure world, OP-TEE on arm64)
 #   make bench      benchmarks (ratios measured side by side)
 #   make stress     reliability runs at full size (lab kernel, fuzzing)
 #   make htmldocs   Documentation/ as HTML in build/doc (warnings are errors)
@@ -139,7 +140,7 @@ check: deps
 	tests/run
 
 demo: deps
-	scripts/demo
+	scripts/demo $(if $(KERNEL),-k $(KERNEL))
 
 bench: deps
 	bench/run

@@ -51,12 +51,21 @@ json_mean() {
 }
 
 echo "teeprobe lab: the seed case on $(uname -r), $(nproc) CPUs"
-lab_load $TEESIM_PARAMS || { echo "lab: cannot load teesim" >&2; exit 1; }
-printf 'teesim:'
-for p in secure_threads switch_us invoke_us shm_us shm_cpu_us; do
-	printf ' %s=%s' "$p" "$(cat /sys/module/teesim/parameters/$p)"
-done
-printf '\n\n'
+secure=${TP_SECURE:-none}
+if [ "$secure" = optee ]; then
+	# A real secure world: OP-TEE's own, as the optee guest booted it
+	lab_load || exit 1
+	printf 'secure world: OP-TEE (%s), %s secure threads, lab TA (lab/ta)\n\n' \
+		"$(dmesg | grep -o 'optee: revision [^ ]*' | head -n 1 | cut -d' ' -f3)" \
+		"$(awk '$1 == "secure_threads" { print $2 }' "$lab_top/optee/config")"
+else
+	lab_load $TEESIM_PARAMS || { echo "lab: cannot load teesim" >&2; exit 1; }
+	printf 'teesim:'
+	for p in secure_threads switch_us invoke_us shm_us shm_cpu_us; do
+		printf ' %s=%s' "$p" "$(cat /sys/module/teesim/parameters/$p)"
+	done
+	printf '\n\n'
+fi
 
 # teeprobe's NET_RX figures, when its module was built for this kernel
 tp_ko=$LAB_MODULES/module/teeprobe.ko
@@ -127,6 +136,7 @@ for conns in $conns_list; do
 		if [ -d $tp_dbg ]; then
 			cat $tp_dbg/netrx_stats >"$d/netrx_stats"
 			cat $tp_dbg/netrx_hist >"$d/netrx_hist"
+			cat $tp_dbg/tee_probes >"$d/tee_probes"
 		fi
 		system_figures "$d/before.txt" "$d/after.txt" >"$d/system.txt"
 		printf 'mean handshake %s us\n' "$(json_mean "$d/client.json" handshake_us)"
@@ -148,15 +158,31 @@ for i in 1 2 3 4; do
 	done
 	echo
 done
+# probe_col DIR SYMBOL N - field N of SYMBOL's line in teeprobe's tee_probes
+probe_col() { awk -v s="$2" -v n="$3" '$1 == s { print $n }' "$1/tee_probes" 2>/dev/null; }
 printf '%-22s' "TEE thread waits"
 for mode in $modes; do
-	printf ' %12s' "$(kv "$LAB_OUT/$mode-$conns_max/teesim.txt" thread_waits)"
+	d=$LAB_OUT/$mode-$conns_max
+	if [ "$secure" = optee ]; then
+		# OP-TEE's: callers that found every secure thread busy
+		printf ' %12s' "$(probe_col "$d" optee_cq_wait_for_completion 6)"
+	else
+		printf ' %12s' "$(kv "$d/teesim.txt" thread_waits)"
+	fi
 done
 echo
-printf '%-22s' "TEE bh-off ms"
-for mode in $modes; do
-	printf ' %12s' "$(( $(kv "$LAB_OUT/$mode-$conns_max/teesim.txt" bh_off_ns) / 1000000 ))"
-done
+if [ "$secure" = optee ]; then
+	printf '%-22s' "secure world ms"
+	for mode in $modes; do
+		ns=$(probe_col "$LAB_OUT/$mode-$conns_max" optee_smccc_smc 7)
+		printf ' %12s' "$(( ${ns:-0} / 1000000 ))"
+	done
+else
+	printf '%-22s' "TEE bh-off ms"
+	for mode in $modes; do
+		printf ' %12s' "$(( $(kv "$LAB_OUT/$mode-$conns_max/teesim.txt" bh_off_ns) / 1000000 ))"
+	done
+fi
 echo
 for i in 1 2 3 4; do
 	case $i in

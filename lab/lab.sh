@@ -3,13 +3,16 @@
 #
 # lab_load [TEESIM-PARAM...]  load the TEE core (the kernel's own, or the
 #                             out-of-tree tee.ko built from linux-source)
-#                             and teesim with the given parameters
+#                             and teesim with the given parameters; on a
+#                             real secure world (TP_SECURE=optee, the optee
+#                             guest) only check that OP-TEE is there
 # lab_unload                  remove teesim (the TEE core stays)
 # lab_run MODE CONNS [THREADS] [SERVER-OPTION...]
 #                             one hsbench run: server on eth0 in MODE, client
 #                             in the client namespace; leaves server.txt,
 #                             client.txt, client.json and teesim.txt in
-#                             $LAB_OUT/<MODE>-<CONNS>/
+#                             $LAB_OUT/<MODE>-<CONNS>/; LAB_CLIENT_TIMEOUT
+#                             (seconds) is the client's --timeout
 # teesim_stat NAME            a counter from /sys/kernel/debug/teesim/stats
 # kv FILE NAME                the value of "NAME value" in a text file
 # lab_wait SECONDS CMD...     run CMD every 0.1 s until it succeeds, at most
@@ -33,6 +36,17 @@ export lab_top LAB_MODULES HSBENCH TEECLIENT LAB_OUT LAB_PORT
 
 # lab_load - the TEE core, then teesim with "$@"
 lab_load() {
+	if [ "${TP_SECURE:-none}" = optee ]; then
+		if [ $# -gt 0 ]; then
+			echo "lab: teesim parameters ($*) on a real secure world (OP-TEE)" >&2
+			return 1
+		fi
+		[ -e /dev/tee0 ] && [ -e /dev/teepriv0 ] && pgrep -x tee-supplicant >/dev/null || {
+			echo "lab: OP-TEE is not up (no /dev/tee0, /dev/teepriv0 or tee-supplicant)" >&2
+			return 1
+		}
+		return 0
+	fi
 	if [ ! -d /sys/class/tee ]; then
 		if [ -f "$LAB_MODULES/lab/teecore/tee.ko" ]; then
 			insmod "$LAB_MODULES/lab/teecore/tee.ko" || return 1
@@ -44,7 +58,7 @@ lab_load() {
 }
 
 # lab_unload - remove teesim
-lab_unload() { rmmod teesim; }
+lab_unload() { [ "${TP_SECURE:-none}" = optee ] || rmmod teesim; }
 
 # kv - value of the line "NAME value" in FILE
 kv() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
@@ -108,7 +122,7 @@ lab_run() {
 	dir=$LAB_OUT/$mode-$conns
 	mkdir -p "$dir"
 	rm -f "$dir/ready"
-	echo 1 >/sys/kernel/debug/teesim/reset 2>/dev/null
+	[ -w /sys/kernel/debug/teesim/reset ] && echo 1 >/sys/kernel/debug/teesim/reset
 	"$HSBENCH" server --listen "$TP_SERVER_ADDR:$LAB_PORT" --mode "$mode" \
 		--connections "$conns" --ready-file "$dir/ready" "$@" \
 		>"$dir/server.txt" 2>&1 &
@@ -122,7 +136,8 @@ lab_run() {
 	fi
 	ip netns exec "$TP_CLIENT_NETNS" "$HSBENCH" client \
 		--connect "$TP_SERVER_ADDR:$LAB_PORT" --connections "$conns" \
-		--threads "$threads" --json >"$dir/client.json" 2>"$dir/client.err"
+		--threads "$threads" ${LAB_CLIENT_TIMEOUT:+--timeout "$LAB_CLIENT_TIMEOUT"} \
+		--json >"$dir/client.json" 2>"$dir/client.err"
 	rc=$?
 	# The server stops by itself after CONNS handshakes; a failed client
 	# leaves it waiting.
