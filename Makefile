@@ -136,7 +136,8 @@ lab:
 deps:
 	scripts/deps
 
-check: deps
+check:
+	scripts/deps --kernels
 	tests/run
 
 demo: deps

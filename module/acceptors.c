@@ -100,7 +100,7 @@ static void tp_acceptor_switch(TP_SCHED_SWITCH_PROTO)
 	if (acceptor_is(prev->pid))
 		/* Preempted, or still runnable: it wants the CPU back. */
 		trace_teeprobe_acceptor_state(prev->pid,
-			preempt || prev_state == TASK_RUNNING ?
+			preempt || TP_SCHED_PREV_STATE == TASK_RUNNING ?
 			TEEPROBE_ACCEPTOR_RUNNABLE : TEEPROBE_ACCEPTOR_ASLEEP);
 	if (acceptor_is(next->pid))
 		trace_teeprobe_acceptor_state(next->pid, TEEPROBE_ACCEPTOR_RUNNING);

@@ -2,21 +2,38 @@
 /*
  * compat.h - every kernel-version difference teeprobe.ko deals with.
  *
- * Supported: 6.1 (Debian 12) to 6.12 (Debian 12's newest kernel).
+ * Supported: 5.10 (Debian 11, openEuler 22.03 LTS) to Debian unstable's
+ * newest (7.2 when this was written); make check builds and tests 5.10,
+ * 6.1, 6.12 and the newest. Below 5.10 the module refuses to build.
  */
 #ifndef TEEPROBE_COMPAT_H
 #define TEEPROBE_COMPAT_H
 
+#include <linux/kprobes.h>
+#include <linux/preempt.h>
 #include <linux/version.h>
 
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+#error "teeprobe needs Linux 5.10 or newer (tracepoint and kprobe interfaces; see Documentation/install.rst)"
+#endif
+
 /*
- * sched:sched_switch gained prev_state in 5.18; 6.1 and 6.12 both pass
- * (preempt, prev, next, prev_state).
+ * sched:sched_switch gained prev_state in 5.18 (before, the state was read
+ * from the task, as the tracepoint itself did). TP_SCHED_PREV_STATE is the
+ * switched-out task's state in a probe declared with TP_SCHED_SWITCH_PROTO.
  */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
 #define TP_SCHED_SWITCH_PROTO	void *data, bool preempt,		\
 				struct task_struct *prev,		\
 				struct task_struct *next,		\
 				unsigned int prev_state
+#define TP_SCHED_PREV_STATE	prev_state
+#else
+#define TP_SCHED_SWITCH_PROTO	void *data, bool preempt,		\
+				struct task_struct *prev,		\
+				struct task_struct *next
+#define TP_SCHED_PREV_STATE	READ_ONCE(prev->state)
+#endif
 
 /*
  * sched:sched_wakeup passes the woken task, in 6.1 and 6.12 alike.
@@ -59,8 +76,16 @@
  * Tracepoints: tcp:tcp_retransmit_synack for retransmits and
  * sock:inet_sock_set_state for the client side (SYN_SENT -> ESTABLISHED).
  * Their prototypes, and the argument positions of the hooked functions,
- * are the same in 6.1 and 6.12.
+ * are the same from 5.10 to 7.2 (7.2's syn_recv_sock takes one more
+ * argument, after the two read here).
  */
+/*
+ * The module refuses to load when one of these is missing (tcp.c), but for
+ * the IPv6 ones where IPv6 is a module (it may come later, or never).
+ * TP_TCP_V4_SYN_RECV_SOCK may be overridden at build time: the tests build
+ * a module naming a function no kernel has, to see it refused.
+ */
+#define TP_TCP_V6_OPTIONAL		(!IS_BUILTIN(CONFIG_IPV6))
 #define TP_TCP_CONN_REQUEST		"tcp_conn_request"
 #define TP_TCP_CONN_REQUEST_ARG_SK	2	/* (rsk_ops, af_ops, sk, skb) */
 #define TP_TCP_CONN_REQUEST_ARG_SKB	3
@@ -71,7 +96,9 @@
 #define TP_TCP_SEND_SYNACK_ARG_REQ	3
 #define TP_TCP_SEND_SYNACK_ARG_TYPE	5
 #define TP_TCP_SEND_SYNACK_ARG_SYN_SKB	6	/* on the stack on x86-64 */
+#ifndef TP_TCP_V4_SYN_RECV_SOCK
 #define TP_TCP_V4_SYN_RECV_SOCK		"tcp_v4_syn_recv_sock"
+#endif
 #define TP_TCP_V6_SYN_RECV_SOCK		"tcp_v6_syn_recv_sock"
 /* (sk, skb, req, dst, req_unhash, own_req) -> child or NULL */
 #define TP_TCP_SYN_RECV_SOCK_ARG_SK	0
@@ -86,6 +113,66 @@
 #define TP_TCP_V6_REQSK_DESTRUCTOR	"tcp_v6_reqsk_destructor"
 #define TP_TCP_INET_STREAM_CONNECT	"inet_stream_connect"
 #define TP_TCP_STREAM_CONNECT_ARG_SOCK	0	/* (sock, uaddr, len, flags) */
+
+/*
+ * ftrace callbacks (fhook.c). Since 5.11 they receive struct ftrace_regs
+ * and guard against recursion themselves (ftrace_test_recursion_trylock()
+ * in <linux/trace_recursion.h>, per context, as fhook.h says). 5.10 passes
+ * struct pt_regs, and runs a callback whose ops lack
+ * FTRACE_OPS_FL_RECURSION_SAFE through its own guard of the same kind
+ * (ftrace_ops_assist_func), which drops a recursing call without a count:
+ * there, "missed" stays 0 (a hook's callback calls nothing it hooks).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#include <linux/trace_recursion.h>
+#define TP_FTRACE_REGS			struct ftrace_regs
+#define tp_ftrace_get_regs(fregs)	ftrace_get_regs(fregs)
+#define tp_ftrace_trylock(ip, pip)	ftrace_test_recursion_trylock(ip, pip)
+#define tp_ftrace_unlock(bit)		ftrace_test_recursion_unlock(bit)
+#else
+#define TP_FTRACE_REGS			struct pt_regs
+#define tp_ftrace_get_regs(regs)	(regs)
+#define tp_ftrace_trylock(ip, pip)	0
+#define tp_ftrace_unlock(bit)		do { } while (0)
+#endif
+
+/*
+ * ftrace_free_filter() is exported to modules since 6.2 (and Debian's 6.1):
+ * before, an empty filter set with reset frees the ops' filter entries
+ * (what is left is ftrace's shared empty hash).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#define tp_ftrace_free_filter(ops)	ftrace_free_filter(ops)
+#else
+#define tp_ftrace_free_filter(ops)	ftrace_set_filter(ops, NULL, 0, 1)
+#endif
+
+/* in_hardirq() came in 5.11 (in_irq() before, the same test) */
+#ifndef in_hardirq
+#define in_hardirq()	in_irq()
+#endif
+
+/* A kretprobe instance's kretprobe: get_kretprobe() since 5.11 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
+#define tp_kretprobe_of(ri)	get_kretprobe(ri)
+#else
+#define tp_kretprobe_of(ri)	((ri)->rp)
+#endif
+
+/*
+ * The TEE core's shared-memory set-up for user space (the tee preset's
+ * "step" probes): tee_shm_register_user_buf() and tee_shm_alloc_user_buf()
+ * since the 5.18 rework; before, tee_shm_register() and tee_shm_alloc(),
+ * which kernel clients call too (outside a TEE ioctl they are not counted:
+ * a step is charged to the ioctl its thread is in).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+#define TP_TEE_SHM_REGISTER_SYMBOL	"tee_shm_register_user_buf"
+#define TP_TEE_SHM_ALLOC_SYMBOL		"tee_shm_alloc_user_buf"
+#else
+#define TP_TEE_SHM_REGISTER_SYMBOL	"tee_shm_register"
+#define TP_TEE_SHM_ALLOC_SYMBOL		"tee_shm_alloc"
+#endif
 
 #define TP_INET_SOCK_SET_STATE_PROTO	void *data, const struct sock *sk, \
 					const int oldstate, const int newstate

@@ -27,6 +27,7 @@ struct seq_file;
 struct teeprobe_fhook {
 	const char *symbol;
 	void (*func)(struct pt_regs *regs);	/* at entry; arguments in @regs */
+	bool optional;			/* may be missing (a family in a module) */
 	bool attached;
 	int error;			/* -ENOENT: no such (traceable) function */
 	atomic_long_t missed;		/* calls not seen: same-context recursion */

@@ -43,6 +43,7 @@
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include "hist.h"
 #include "softirq.h"
 #include "teeprobe.h"

@@ -57,7 +57,6 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/trace_recursion.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -742,12 +741,15 @@ static struct teeprobe_hook tcp_hooks[] = {
 static struct teeprobe_fhook tcp_fhooks[] = {
 	{ .symbol = TP_TCP_CONN_REQUEST, .func = conn_request_hook },
 	{ .symbol = TP_TCP_V4_SEND_SYNACK, .func = send_synack_hook },
-	{ .symbol = TP_TCP_V6_SEND_SYNACK, .func = send_synack_hook },
+	{ .symbol = TP_TCP_V6_SEND_SYNACK, .func = send_synack_hook,
+	  .optional = TP_TCP_V6_OPTIONAL },
 	{ .symbol = TP_TCP_V4_SYN_RECV_SOCK, .func = syn_recv_sock_hook },
-	{ .symbol = TP_TCP_V6_SYN_RECV_SOCK, .func = syn_recv_sock_v6_hook },
+	{ .symbol = TP_TCP_V6_SYN_RECV_SOCK, .func = syn_recv_sock_v6_hook,
+	  .optional = TP_TCP_V6_OPTIONAL },
 	{ .symbol = TP_TCP_HASHDANCE, .func = hashdance_hook },
 	{ .symbol = TP_TCP_V4_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook },
-	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook },
+	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook,
+	  .optional = TP_TCP_V6_OPTIONAL },
 };
 
 /*
@@ -1050,6 +1052,38 @@ static void hs_detach_all(void)
 		memset(per_cpu_ptr(tcp_syn_now, cpu), 0, sizeof(tcp_syn_now));
 }
 
+/*
+ * tcp_hooks_required - every function the handshake's phases are timed at
+ * is hooked. A kernel without one (renamed, inlined, not traceable) would
+ * give counts of zero that look like no traffic: the module refuses to
+ * load instead, naming the function (compat.h says where each comes from).
+ */
+static int tcp_hooks_required(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tcp_fhooks); i++) {
+		struct teeprobe_fhook *h = &tcp_fhooks[i];
+
+		if (h->attached || (h->optional && h->error == -ENOENT))
+			continue;
+		pr_err("tcp: cannot hook %s (error %d)%s: the handshake's phases need it\n",
+		       h->symbol, h->error,
+		       h->error == -ENOENT ? ", not in this kernel or not traceable" : "");
+		return h->error ?: -ENOENT;
+	}
+	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++) {
+		struct tp_tcp_probe *p = &tcp_probes[i];
+
+		if (p->attached)
+			continue;
+		pr_err("tcp: cannot probe %s (error %d): the client's connect() time needs it\n",
+		       p->symbol, p->error);
+		return p->error ?: -ENOENT;
+	}
+	return 0;
+}
+
 /* teeprobe_tcp_init - allocate the table, attach probes and tracepoints */
 int teeprobe_tcp_init(void)
 {
@@ -1080,12 +1114,19 @@ int teeprobe_tcp_init(void)
 		teeprobe_fhook_attach(&tcp_fhooks[i]);
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
 		hs_probe_attach(&tcp_probes[i]);
+	ret = tcp_hooks_required();
+	if (ret)
+		goto out_detach;
 	tcp_last_expire_ns = teeprobe_now_ns();
 	INIT_DELAYED_WORK(&hs_flush_work, hs_flush_fn);
 	schedule_delayed_work(&hs_flush_work,
 			      nsecs_to_jiffies(teeprobe_window_len_ns()));
 	return 0;
 
+out_detach:
+	hs_detach_all();
+	teeprobe_hooks_detach(tcp_hooks, ARRAY_SIZE(tcp_hooks));
+	tracepoint_synchronize_unregister();
 out_free_percpu:
 	free_percpu(tcp_cpu);
 out_free_table:

@@ -477,7 +477,7 @@ static void tp_sched_switch(TP_SCHED_SWITCH_PROTO)
 	/* Blocked: it went to sleep; otherwise it was preempted. */
 	if (call) {
 		teeprobe_offcpu_out(&call->off, now,
-				    !preempt && prev_state != TASK_RUNNING);
+				    !preempt && TP_SCHED_PREV_STATE != TASK_RUNNING);
 		tee_clock_stop(now);
 	}
 	raw_spin_unlock(&call_hash[b].lock);
@@ -538,7 +538,7 @@ static void thread_account(u64 duration, u64 offcpu, u64 queue_wait)
 /* probe_account - count one return of @ri's probe, which took @elapsed ns */
 static void probe_account(struct kretprobe_instance *ri, u64 elapsed)
 {
-	struct tp_probe *p = container_of(get_kretprobe(ri), struct tp_probe, rp);
+	struct tp_probe *p = container_of(tp_kretprobe_of(ri), struct tp_probe, rp);
 	struct tp_step_stats *s = this_cpu_ptr(p->stats);
 
 	s->calls++;
@@ -648,7 +648,7 @@ NOKPROBE_SYMBOL(timed_entry);
 static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct tp_instance *inst = (struct tp_instance *)ri->data;
-	struct tp_probe *p = container_of(get_kretprobe(ri), struct tp_probe, rp);
+	struct tp_probe *p = container_of(tp_kretprobe_of(ri), struct tp_probe, rp);
 	u64 elapsed = teeprobe_ns_delta(inst->start_ns, teeprobe_now_ns());
 	struct tp_call *call;
 	unsigned long flags;
@@ -1030,8 +1030,8 @@ static int describe_probes(void)
 		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tee_ioctl", TP_ROLE_IOCTL) ?:
 		      add_probe("optee_cq_wait_for_completion", TP_ROLE_WAIT) ?:
 		      add_probe("teesim_wait_for_secure_thread", TP_ROLE_WAIT) ?:
-		      add_probe("tee_shm_register_user_buf", TP_ROLE_STEP) ?:
-		      add_probe("tee_shm_alloc_user_buf", TP_ROLE_STEP) ?:
+		      add_probe(TP_TEE_SHM_REGISTER_SYMBOL, TP_ROLE_STEP) ?:
+		      add_probe(TP_TEE_SHM_ALLOC_SYMBOL, TP_ROLE_STEP) ?:
 		      add_probe("tee_shm_fop_release", TP_ROLE_STEP) ?:
 		      add_probe("optee_smccc_smc", TP_ROLE_SECURE) ?:
 		      add_probe("optee_smccc_hvc", TP_ROLE_SECURE);

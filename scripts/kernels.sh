@@ -2,8 +2,12 @@
 # kernels.sh - the kernels teeprobe is built and tested against (sourced).
 #
 # A kernel is named by an id:
+#   5.10  Debian 11's newest stock 5.10 kernel (scripts/kernel-world: a
+#         chroot of Debian 11 with the kernel, its headers and its gcc-10)
 #   6.1   Debian 12's stock 6.1 kernel (newest installed 6.1.*-amd64)
 #   6.12  Debian 12's stock 6.12 kernel (newest installed 6.12.*+deb12-amd64)
+#   newest  Debian unstable's newest stock amd64 kernel, as scripts/deps
+#         last found it (scripts/kernel-world: a chroot of unstable)
 #   lab   the lab kernel built by scripts/lab-kernel (TEE, KUnit, KASAN, ...)
 #   6.1-arm64  Debian 12's newest stock 6.1 arm64 kernel, with its guest's
 #         root file system made of Debian's arm64 packages (scripts/arm64-root)
@@ -13,9 +17,12 @@
 # An arm64 id sets KSECURE too: none, or optee.
 # kernel_resolve ID sets KVER, VMLINUZ, KDIR, KFLAVOR (stock or lab), KARCH
 # (x86_64 or arm64) and, for a foreign architecture, KROOT (the guest's root
-# file system, the builds' sysroot).
+# file system, the builds' sysroot). A kernel of another Debian release
+# sets KCHROOT (the chroot its modules are built in: KDIR is inside it),
+# KMODROOT (where its lib/modules/KVER is; the guest mounts it) and, when it
+# has no CONFIG_TEE, KTEESRC (its TEE core's sources).
 
-KERNEL_IDS="6.1 6.12 lab 6.1-arm64 optee"
+KERNEL_IDS="5.10 6.1 6.12 newest lab 6.1-arm64 optee"
 
 # newest_installed - newest /lib/modules entry matching a regex, with headers
 newest_installed() {
@@ -33,8 +40,20 @@ newest_installed() {
 kernel_resolve() {
 	local top
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	KARCH= KROOT= KSECURE=none
+	KARCH= KROOT= KSECURE=none KCHROOT= KMODROOT= KTEESRC=
 	case "$1" in
+	5.10|newest)
+		local world
+		world=$("$top/scripts/kernel-world" "$1") ||
+			die "no $1 kernel (scripts/kernel-world $1; scripts/deps makes it)"
+		KVER=$(cat "$world/kver")
+		KCHROOT=$world/root
+		KMODROOT=$KCHROOT
+		KDIR=$KCHROOT$(cat "$world/kdir")
+		VMLINUZ=$KCHROOT/boot/vmlinuz-$KVER
+		[ -d "$world/tee" ] && KTEESRC=$world/tee
+		KFLAVOR=stock
+		;;
 	6.1|6.12)
 		local re='^6\.1\.[0-9]+-[0-9]+-amd64$'
 		[ "$1" = 6.12 ] && re='^6\.12\.[0-9]+\+deb12-amd64$'
@@ -66,5 +85,5 @@ kernel_resolve() {
 		;;
 	esac
 	KARCH=${KARCH:-x86_64}
-	export KVER VMLINUZ KDIR KFLAVOR KARCH KROOT KSECURE
+	export KVER VMLINUZ KDIR KFLAVOR KARCH KROOT KSECURE KCHROOT KMODROOT KTEESRC
 }

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "kernelreq.h"
 #include "lock.h"
 #include "module.h"
 #include "teeprobe.h"
@@ -17,7 +19,10 @@ static void check_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: teeprobe check [-h]\n\n"
-		"Checks that teeprobe.ko is loaded, its debugfs files are\n"
+		"Checks that the running kernel has what teeprobe.ko needs\n"
+		"(Linux 5.10 or newer, module loading, kprobes, the\n"
+		"tracepoints and TCP functions it hooks: each one missing is\n"
+		"named), that teeprobe.ko is loaded, its debugfs files are\n"
 		"readable and its events are in tracefs; prints the module\n"
 		"version, the state of each TEE probe (attached, or\n"
 		"not-found until a module with the symbol loads) and the\n"
@@ -26,8 +31,9 @@ static void check_usage(FILE *out)
 		"does. Cleans up what a recording session that did not end\n"
 		"left (its tracefs instance and trace-cmd, the module's\n"
 		"window and pid filter), and says so.\n"
-		"Exit status 0 when ready, 1 otherwise: not ready when the TEE\n"
-		"driver's ioctl probe failed to attach.\n");
+		"Exit status 0 when ready, 1 otherwise: not ready when the\n"
+		"kernel lacks something, or the TEE driver's ioctl probe\n"
+		"failed to attach.\n");
 }
 
 /*
@@ -107,7 +113,7 @@ int check_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	char *version;
-	int c, ready = 0, owner;
+	int c, ready = 0, owner, lacks = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -123,6 +129,11 @@ int check_main(int argc, char **argv)
 		err_msg("check: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	if (geteuid() == 0) {
+		lacks = kernel_requirements();
+		if (lacks < 0)
+			return 1;
+	}
 	if (teeprobe_require_module())
 		return 1;
 	owner = session_sweep("check");
@@ -132,6 +143,8 @@ int check_main(int argc, char **argv)
 	if (owner > 0)
 		printf("session: pid %d is recording\n", owner);
 	ready |= print_tee_probes();
+	if (lacks)
+		ready = -1;
 	print_hooks();
 	printf(ready ? "not ready\n" : "ready\n");
 	free(version);

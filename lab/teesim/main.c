@@ -311,6 +311,53 @@ static void pool_free(struct tee_shm_pool *pool, struct tee_shm *shm)
 	shm->kaddr = NULL;
 }
 
+#ifdef TEESIM_POOL_MGRS
+/* The pool as two managers of the same memory (compat.h) */
+static int mgr_alloc(struct tee_shm_pool_mgr *mgr, struct tee_shm *shm,
+		     size_t size)
+{
+	return pool_alloc(NULL, shm, size, PAGE_SIZE);
+}
+
+static void mgr_free(struct tee_shm_pool_mgr *mgr, struct tee_shm *shm)
+{
+	pool_free(NULL, shm);
+}
+
+static void mgr_destroy(struct tee_shm_pool_mgr *mgr)
+{
+	kfree(mgr);
+}
+
+static const struct tee_shm_pool_mgr_ops teesim_mgr_ops = {
+	.alloc		= mgr_alloc,
+	.free		= mgr_free,
+	.destroy_poolmgr = mgr_destroy,
+};
+
+/* teesim_pool_create - tee_shm_pool_free() frees what this makes */
+static struct tee_shm_pool *teesim_pool_create(void)
+{
+	struct tee_shm_pool_mgr *priv, *dmabuf;
+	struct tee_shm_pool *pool;
+
+	priv = kzalloc(sizeof(*priv), GFP_KERNEL);
+	dmabuf = kzalloc(sizeof(*dmabuf), GFP_KERNEL);
+	if (!priv || !dmabuf) {
+		pool = ERR_PTR(-ENOMEM);
+		goto out_free;
+	}
+	priv->ops = &teesim_mgr_ops;
+	dmabuf->ops = &teesim_mgr_ops;
+	pool = tee_shm_pool_alloc(priv, dmabuf);
+	if (!IS_ERR(pool))
+		return pool;
+out_free:
+	kfree(dmabuf);
+	kfree(priv);
+	return pool;
+}
+#else
 /* pool_destroy - the pool itself, freed by teesim_exit() */
 static void pool_destroy(struct tee_shm_pool *pool)
 {
@@ -322,6 +369,18 @@ static const struct tee_shm_pool_ops teesim_pool_ops = {
 	.free		= pool_free,
 	.destroy_pool	= pool_destroy,
 };
+
+/* teesim_pool_create - tee_shm_pool_free() frees what this makes */
+static struct tee_shm_pool *teesim_pool_create(void)
+{
+	struct tee_shm_pool *pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+
+	if (!pool)
+		return ERR_PTR(-ENOMEM);
+	pool->ops = &teesim_pool_ops;
+	return pool;
+}
+#endif
 
 /* teesim_init - secure world, debugfs, then the TEE device */
 static int __init teesim_init(void)
@@ -346,12 +405,11 @@ static int __init teesim_init(void)
 		ret = PTR_ERR(teesim_pdev);
 		goto out_stats_exit;
 	}
-	teesim_pool = kzalloc(sizeof(*teesim_pool), GFP_KERNEL);
-	if (!teesim_pool) {
-		ret = -ENOMEM;
+	teesim_pool = teesim_pool_create();
+	if (IS_ERR(teesim_pool)) {
+		ret = PTR_ERR(teesim_pool);
 		goto out_unregister_pdev;
 	}
-	teesim_pool->ops = &teesim_pool_ops;
 	teesim_teedev = tee_device_alloc(&teesim_desc, &teesim_pdev->dev,
 					 teesim_pool, NULL);
 	if (IS_ERR(teesim_teedev)) {

@@ -12,6 +12,23 @@ check "teeprobe check explains that the module is not loaded" true
 rc=$?
 check_eq "teeprobe check exits 1 without the module" 1 "$rc"
 check "its message names the fix" grep -q "module is not loaded: insmod" /tmp/check.out
+check "it finds in this kernel everything the module needs" grep -qx \
+	"kernel: $(uname -r): 5.10 or newer, modules, kprobes; 8 of 8 tracepoints, 6 of 6 TCP functions" /tmp/check.out
+
+# A kernel without a function the module hooks (here a module built to hook
+# one no kernel has: build-modules' missing-hook variant) is refused at
+# load, with the function named, and leaves nothing behind.
+bad=$TP_MODULES/missing-hook/module/teeprobe.ko
+if [ -f "$bad" ]; then
+	check_fails "a kernel without a hooked TCP function: insmod refused" \
+		"No such file|Unknown symbol|Invalid" insmod "$bad"
+	check "... naming the function in dmesg" sh -c \
+		"dmesg | tail -n 20 | grep -q 'teeprobe: tcp: cannot hook tp_no_such_function (error -2), not in this kernel or not traceable'"
+	check "... leaving no debugfs directory, module or tracepoint probe" sh -c \
+		"[ ! -e /sys/kernel/debug/teeprobe ] && [ ! -e /sys/module/teeprobe ]"
+else
+	skip "a kernel without a hooked TCP function is refused" "no missing-hook build for $TP_KERNEL (build-modules makes it for 6.12)"
+fi
 
 check "insmod teeprobe.ko" insmod "$ko"
 check_eq "module is live" live "$(cat /sys/module/teeprobe/initstate 2>&1)"

@@ -19,6 +19,12 @@ check_eq "an unknown command exits 2" 2 $?
 check_eq "report with a stray argument exits 2" 2 $?
 if [ -e /sys/module/teeprobe ]; then
 	skip "check without the module" "teeprobe is loaded on this host"
+elif [ ! -e /proc/modules ]; then
+	# this machine's own kernel has no module support (the guests' do)
+	check_fails "check says this kernel cannot load modules, not 'insmod'" \
+		"kernel $(uname -r) cannot load modules \(no /proc/modules" "$TEEPROBE" check
+	check "... and not that the module is merely unloaded" sh -c \
+		"! '$TEEPROBE' check 2>&1 | grep -q 'module is not loaded'"
 else
 	check_fails "check says the module is not loaded" "module is not loaded" "$TEEPROBE" check
 fi
