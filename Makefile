@@ -146,7 +146,8 @@ demo: deps
 bench: deps
 	bench/run
 
-stress: deps
+stress:
+	scripts/deps --kernels
 	scripts/stress
 
 clean:

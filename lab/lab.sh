@@ -134,7 +134,9 @@ lab_run() {
 		kill $server 2>/dev/null
 		return 1
 	fi
-	ip netns exec "$TP_CLIENT_NETNS" "$HSBENCH" client \
+	# LAB_CLIENT_FIFO=PRIO runs the client SCHED_FIFO at PRIO: a real
+	# client is on another host, out of reach of a CPU hog on this one
+	ip netns exec "$TP_CLIENT_NETNS" ${LAB_CLIENT_FIFO:+chrt -f "$LAB_CLIENT_FIFO"} "$HSBENCH" client \
 		--connect "$TP_SERVER_ADDR:$LAB_PORT" --connections "$conns" \
 		--threads "$threads" ${LAB_CLIENT_TIMEOUT:+--timeout "$LAB_CLIENT_TIMEOUT"} \
 		--json >"$dir/client.json" 2>"$dir/client.err"

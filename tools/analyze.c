@@ -656,6 +656,12 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 		       "  asleep, %.0f %% set-up).\n",
 		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.tee),
 		       pct(e->acc.tee_asleep), pct(e->acc.tee_setup));
+	else if (v->path == PATH_ACCEPT_QUEUE && e->acc.unknown > 0)
+		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
+		       "  accept() while the accepting threads waited %.0f %% of it for a CPU\n"
+		       "  (%.0f %% of the time their state is known).\n",
+		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.runnable),
+		       pct(e->acc.runnable / (1 - e->acc.unknown)));
 	else if (v->path == PATH_ACCEPT_QUEUE)
 		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
 		       "  accept() while the accepting threads waited %.0f %% of it for a CPU.\n",

@@ -25,7 +25,8 @@
 #define KSOFTIRQD_MIN		0.5	/* ksoftirqd's share of the wait */
 #define TEE_WAIT_MIN		0.3	/* share of the wait behind TEE calls */
 #define ACC_TEE_MIN		0.5	/* accepting threads' time in TEE calls */
-#define ACC_RUNNABLE_MIN	0.5	/* ... waiting for a CPU */
+#define ACC_RUNNABLE_MIN	0.5	/* ... waiting for a CPU, of the known */
+#define ACC_KNOWN_MIN		0.5	/* their states known for this much */
 
 static const char *const keys[NR_CAUSES] = {
 	[CAUSE_TEE_BLOCKING] = "tee-blocking",
@@ -169,6 +170,14 @@ static void tee_cause(double asleep, double setup, struct verdict *v)
 static void accept_cause(const struct evidence *e, struct verdict *v)
 {
 	const struct accept_evidence *a = &e->acc;
+	/*
+	 * A thread's state is known from its first accept() in the session
+	 * on: before, its time is "not known". Waiting for a CPU is a share
+	 * of the known time, when that is most of it (a server whose threads
+	 * accept one after another leaves a third unknown, seen on 7.2).
+	 */
+	double known = 1 - nz(a->unknown);
+	double runnable = known >= ACC_KNOWN_MIN ? nz(a->runnable) / known : 0;
 
 	if (nz(a->tee) >= ACC_TEE_MIN) {
 		v->path = PATH_ACCEPT_QUEUE;
@@ -176,7 +185,7 @@ static void accept_cause(const struct evidence *e, struct verdict *v)
 		v->why = v->cause == CAUSE_TEE_BLOCKING ?
 			"connections wait longest in the accept queue while the threads that accept them sit in TEE calls, mostly asleep, much of it in shared-memory set-up" :
 			"connections wait longest in the accept queue while the threads that accept them sit in TEE calls, not for shared-memory set-up";
-	} else if (nz(a->runnable) >= ACC_RUNNABLE_MIN) {
+	} else if (runnable >= ACC_RUNNABLE_MIN) {
 		v->path = PATH_ACCEPT_QUEUE;
 		v->cause = CAUSE_ACCEPT_CPU;
 		v->why = "connections wait longest in the accept queue while the threads that accept them wait for a CPU";

@@ -225,6 +225,21 @@ int main(void)
 	e.acc = (struct accept_evidence){ .tee = 0.1, .runnable = 0.1, .running = 0.8 };
 	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
 	       "acceptors running their own code: slow-accept (%s)", verdict_key(v.cause));
+	/* a third of the acceptors' time before their first accept(): not known */
+	e.acc = (struct accept_evidence){ .tee = 0, .tee_asleep = NAN, .tee_setup = NAN,
+		.runnable = 0.463, .running = 0.202, .asleep = 0.001, .unknown = 0.334 };
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT_CPU && v.path == PATH_ACCEPT_QUEUE,
+	       "acceptors waiting for a CPU 46 %% of the time, a third of it not known "
+	       "(70 %% of the known): accept-cpu-starved (%s)", verdict_key(v.cause));
+	e.acc.runnable = 0.30;
+	e.acc.running = 0.365;
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
+	       "... 30 %% waiting (45 %% of the known): slow-accept (%s)", verdict_key(v.cause));
+	e.acc = (struct accept_evidence){ .tee = 0, .tee_asleep = NAN, .tee_setup = NAN,
+		.runnable = 0.3, .running = 0, .asleep = 0, .unknown = 0.7 };
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
+	       "... 30 %% waiting, 70 %% not known: too little known to say, slow-accept (%s)",
+	       verdict_key(v.cause));
 	e = queued();
 	e.acc = (struct accept_evidence){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
