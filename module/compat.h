@@ -59,8 +59,13 @@
  *   inet_csk_complete_hashdance  exported: the child made, with its
  *                           request socket, goes to the accept queue
  *   tcp_v{4,6}_reqsk_destructor  request_sock_ops->destructor: every
- *                           request socket freed; with a child, in
- *                           inet_csk_accept: accept() hands it out
+ *                           request socket freed (with no child: dropped)
+ *   inet_csk_accept         exported, proto->accept: returns the child
+ *                           accept() hands out (kretprobe; it sleeps). Not
+ *                           the request socket's destructor: the SYN/ACK's
+ *                           skb keeps the request socket until the NIC's
+ *                           transmit cleanup, which may come after accept()
+ *                           and the child's close (seen on 7.2 guests)
  *   inet_stream_connect     exported, proto_ops->connect: the connect()
  *                           call a client waits in (kretprobe; it sleeps)
  *
@@ -71,7 +76,8 @@
  * 3 to 13 % of the handshakes in 6.1 guests). The return values the
  * kretprobes read are now seen elsewhere: the SYN/ACK is paired with its
  * SYN by the skb, the child comes from inet_csk_complete_hashdance, and
- * SYNs left unanswered are counted as the rest.
+ * SYNs left unanswered are counted as the rest. The two kretprobes left,
+ * accept()'s and connect()'s, run in process context.
  *
  * Tracepoints: tcp:tcp_retransmit_synack for retransmits and
  * sock:inet_sock_set_state for the client side (SYN_SENT -> ESTABLISHED).
@@ -111,6 +117,7 @@
 #define TP_TCP_HASHDANCE_ARG_OWN_REQ	3
 #define TP_TCP_V4_REQSK_DESTRUCTOR	"tcp_v4_reqsk_destructor"
 #define TP_TCP_V6_REQSK_DESTRUCTOR	"tcp_v6_reqsk_destructor"
+#define TP_TCP_INET_CSK_ACCEPT		"inet_csk_accept"	/* -> child or NULL */
 #define TP_TCP_INET_STREAM_CONNECT	"inet_stream_connect"
 #define TP_TCP_STREAM_CONNECT_ARG_SOCK	0	/* (sock, uaddr, len, flags) */
 

@@ -7,9 +7,8 @@
  *   SYN -> SYN/ACK        tcp_conn_request to the first send_synack of its
  *                         request socket: the server's own processing
  *   SYN/ACK -> final ACK  to syn_recv_sock making the child: a round trip
- *   final ACK -> accept   to inet_csk_accept handing the child out (seen
- *                         as it frees the request socket): the accept-queue
- *                         wait, long when workers are busy
+ *   final ACK -> accept   to inet_csk_accept returning the child: the
+ *                         accept-queue wait, long when workers are busy
  *
  * Client side: sock:inet_sock_set_state SYN_SENT -> ESTABLISHED, and the
  * whole connect() call that waited for it (inet_stream_connect). Also
@@ -522,12 +521,16 @@ static void accept_done(const struct sock *child)
 }
 
 /*
- * reqsk_freed - request socket @req is freed.
+ * reqsk_freed - request socket @req is freed: with no child, a request
+ * still in the table was dropped (timed out, reset, listener closed).
  *
- * If it made a child (req->sk), this is accept(): inet_csk_accept takes
- * the request out of the accept queue and drops the queue's reference,
- * the last one, just before it returns the child. Else, a request still
- * in the table was dropped (timed out, reset, listener closed).
+ * With a child it says nothing of accept(): the SYN/ACK's skb holds a
+ * reference to its request socket until the NIC is done with it, so the
+ * last reference can go long after accept() (at the next transmit's
+ * cleanup, in softirq) and after the child was closed. Only the child a
+ * closing listener forgot (inet_child_forget() orphaned it) is taken out:
+ * no accept() will ever hand it out. (One accept() returns is alive: not
+ * orphaned, whether reset or not.)
  */
 static void reqsk_freed(const struct request_sock *req)
 {
@@ -538,8 +541,9 @@ static void reqsk_freed(const struct request_sock *req)
 	if (teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs) &&
 	    !child)
 		hs_count(port_slot(hs.port), TEEPROBE_TCP_REQ_DROPS);
-	if (child)
-		accept_done(child);
+	if (child && sock_flag(child, SOCK_DEAD))
+		teeprobe_tcp_table_take(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
+					&hs);
 }
 
 /* reqsk_destructor_hook - a request socket's destructor is called */
@@ -730,12 +734,26 @@ static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(connect_return);
 
+/*
+ * accept_return - inet_csk_accept returns: a child, or NULL with an error
+ * (a signal, a non-blocking listener with an empty queue, a closed one)
+ */
+static int accept_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	const struct sock *child = (const struct sock *)regs_return_value(regs);
+
+	if (child && !IS_ERR(child))
+		accept_done(child);
+	return 0;
+}
+NOKPROBE_SYMBOL(accept_return);
+
 static struct teeprobe_hook tcp_hooks[] = {
 	{ .name = "tcp_retransmit_synack", .probe = tp_retransmit_synack },
 	{ .name = "inet_sock_set_state", .probe = tp_inet_sock_set_state },
 };
 
-/* ---- the hooks and the client's kretprobe ---------------------------------- */
+/* ---- the hooks and the kretprobes ------------------------------------------ */
 
 /* The server side, in the order a handshake meets them */
 static struct teeprobe_fhook tcp_fhooks[] = {
@@ -753,8 +771,9 @@ static struct teeprobe_fhook tcp_fhooks[] = {
 };
 
 /*
- * The client's connect() call: a kretprobe (its return matters, and it
- * sleeps). It runs in process context, which no server hook minds.
+ * The server's accept() and the client's connect() calls: kretprobes
+ * (their returns matter, and they sleep). They run in process context,
+ * which no server hook minds.
  */
 struct tp_tcp_probe {
 	const char *symbol;
@@ -767,6 +786,7 @@ struct tp_tcp_probe {
 };
 
 static struct tp_tcp_probe tcp_probes[] = {
+	{ .symbol = TP_TCP_INET_CSK_ACCEPT, .ret = accept_return },
 	{ .symbol = TP_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
 	  .ret = connect_return, .data_size = sizeof(struct tp_connect) },
 };
@@ -782,7 +802,7 @@ static void hs_probe_attach(struct tp_tcp_probe *p)
 	p->rp.entry_handler = p->entry;
 	p->rp.handler = p->ret;
 	p->rp.data_size = p->data_size;
-	/* connect() sleeps in every connecting thread. */
+	/* accept() and connect() sleep in every waiting thread. */
 	p->rp.maxactive = max(256U, 16 * cpus);
 	ret = register_kretprobe(&p->rp);
 	p->error = ret;
@@ -1077,7 +1097,7 @@ static int tcp_hooks_required(void)
 
 		if (p->attached)
 			continue;
-		pr_err("tcp: cannot probe %s (error %d): the client's connect() time needs it\n",
+		pr_err("tcp: cannot probe %s (error %d): the handshake's phases need it\n",
 		       p->symbol, p->error);
 		return p->error ?: -ENOENT;
 	}

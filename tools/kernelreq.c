@@ -35,7 +35,7 @@ static const struct {
 static const char *const kernel_functions[] = {
 	"tcp_conn_request", "tcp_v4_send_synack", "tcp_v4_syn_recv_sock",
 	"inet_csk_complete_hashdance", "tcp_v4_reqsk_destructor",
-	"inet_stream_connect",
+	"inet_csk_accept", "inet_stream_connect",
 };
 
 /* release_at_least - is "MAJOR.MINOR..." at least @major.@minor? */

@@ -57,6 +57,21 @@ p50_us() {
 		awk '{ v[NR] = $1 } END { r = int((NR * 50 + 99) / 100); if (r < 1) r = 1
 			printf "%.1f\n", v[r] / 1000 }'
 }
+# syscall_p50_us FILE NAME - nearest-rank median (us) of hsbench's
+# successful NAME system calls in FILE: sys_enter_NAME to sys_exit_NAME of
+# the same thread, returning 0
+syscall_p50_us() {
+	awk -v n="$2" '
+	$1 !~ /^hsbench-/ { next }
+	{ pid = $1; sub(/.*-/, "", pid); ts = $0
+	  sub(/^.*\] [^ ]+ +/, "", ts); sub(/:.*/, "", ts) }
+	index($0, " sys_" n "(") { start[pid] = ts; next }
+	index($0, " sys_" n " -> ") && (pid in start) {
+		if ($NF == "0x0") print (ts - start[pid]) * 1e6
+		delete start[pid] }' "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { r = int((NR * 50 + 99) / 100); if (r < 1) r = 1
+			printf "%.1f\n", v[r] }'
+}
 # json_p50 FILE NAME - p50 of NAME ("connect_us"...) in hsbench's JSON
 json_p50() { grep -o "\"$2\":{[^}]*}" "$1" | sed -n 's/.*"p50":\([0-9.]*\).*/\1/p'; }
 # json_mean FILE NAME - mean of NAME in hsbench's JSON
@@ -169,7 +184,8 @@ done
 check "insmod teeprobe.ko" insmod "$ko"
 for sym in tcp_conn_request tcp_v4_send_synack tcp_v6_send_synack \
 	tcp_v4_syn_recv_sock tcp_v6_syn_recv_sock inet_csk_complete_hashdance \
-	tcp_v4_reqsk_destructor tcp_v6_reqsk_destructor inet_stream_connect; do
+	tcp_v4_reqsk_destructor tcp_v6_reqsk_destructor inet_csk_accept \
+	inet_stream_connect; do
 	check_eq "$sym is probed" attached \
 		"$(awk -v s=$sym '$1 == s { print $3 }' $DEBUGFS/tcp_probes)"
 done
@@ -208,6 +224,12 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 		"$(events "$out/base.trace" server | wc -l) $(events "$out/base.trace" client | wc -l)"
 	check_eq "server events carry the endpoints" "$(timed base server)" \
 		"$(events "$out/base.trace" server | grep -c "sport=$port .*saddr=$TP_SERVER_ADDR daddr=$TP_CLIENT_ADDR ")"
+	# accept() is where the handshake ends, not the request socket's
+	# free: on 7.2 an eighth of those came late, in softirq (the SYN/ACK's
+	# skb still held it), some after the child's close (its port then 0).
+	check_eq "server events come from accept(): hsbench's threads, outside interrupts" \
+		"$(timed base server)" \
+		"$(events "$out/base.trace" server | awk '$1 ~ /^hsbench-/ && $3 !~ /[shHz]/' | wc -l)"
 	check_eq "client events carry the endpoints" "$(timed base client)" \
 		"$(events "$out/base.trace" client | grep -c "dport=$port saddr=$TP_CLIENT_ADDR daddr=$TP_SERVER_ADDR ")"
 	check_eq "window events add up to the handshakes" "$conns $conns" \
@@ -232,29 +254,47 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 		less_ms "$hs_connect" "$base_connect" 0
 fi
 
-# With $threads client threads and $threads workers on two CPUs, a thread
-# can wait a while for a CPU between the kernel's return from connect()
-# and its own clock read; two client threads leave hsbench's measurement
-# to the kernel's time.
+# The client's connect() calls against the kernel's own timing of them:
+# syscalls:sys_enter_connect and sys_exit_connect, recorded beside
+# teeprobe's events, bracket the inet_stream_connect call teeprobe times,
+# with only the socket's lookup and the address's copy outside it. Two
+# client threads, so the trace's buffer holds every call. hsbench's own
+# clock reads (user space) add the system call's entry and exit and any
+# wait for a CPU after it: a busy host (two guests on two cores) once made
+# them 13 % of a 2.6 ms call. Against hsbench, teeprobe's time can only be
+# shorter; against the kernel's, the two agree.
 light=$((conns / 2))
+sysev=$TRACEFS/events/syscalls/sys_enter_connect
+if [ -d "$sysev" ]; then
+	echo 1 >$TRACEFS/events/syscalls/sys_enter_connect/enable
+	echo 1 >$TRACEFS/events/syscalls/sys_exit_connect/enable
+fi
 if check "IPv4: $light connections from two client threads" tcp_case light "$light" 2; then
 	a=$(p50_us "$out/light.trace" client connect_call_ns)
 	b=$(json_p50 "$out/light/soft-$light/client.json" connect_us)
-	# The lab kernel's debugging (KASAN, lockdep, kmemleak) makes the
-	# system call's own entry and exit, outside the kernel's timing, a
-	# bigger part of what hsbench measures: 10 % on the stock kernels. The
-	# call's entry and exit and hsbench's clock reads cost some 0.1 ms of
-	# their own under the emulator, whatever the connect() takes: a
-	# 0.8 ms connect() came out 0.087 ms (10.2 %) under hsbench's.
-	# On arm64 under the emulator the entry, the exit and the clock reads
-	# took 139 to 223 us of 1.8 to 6 ms calls, and 542 us (10.5 %) beside
-	# two other guests: 15 % there.
-	tol=10
-	[ "$TP_KERNEL" = lab ] && tol=25
-	[ "$TP_KERNEL" = 6.1-arm64 ] && tol=15
-	check "client connect() p50: teeprobe $a us, hsbench $b us (within $tol % or 0.2 ms)" \
-		bash -c 'awk -v a="$1" -v b="$2" "BEGIN { exit !(b - a >= -200 && b - a <= 200) }" || within "$0" "$1" "$2"' \
-		"$tol" "$a" "$b"
+	check "client connect() p50: teeprobe $a us, not above hsbench's $b us" \
+		less_ms "$b" "$a" 0.001
+	if [ -d "$sysev" ]; then
+		k=$(syscall_p50_us "$out/light.trace" connect)
+		check_eq "the kernel's trace has a successful connect() per timed call" \
+			"$(grep -c '^ *hsbench-.* sys_connect -> 0x0$' "$out/light.trace")" \
+			"$(events "$out/light.trace" client | grep -vc ' connect_call_ns=0 ')"
+		check "client connect() p50: teeprobe $a us, the kernel's sys_enter/exit_connect $k us (within 10 % or 0.1 ms)" \
+			bash -c 'awk -v a="$0" -v b="$1" "BEGIN { exit !(b - a >= -100 && b - a <= 100) }" || within 10 "$0" "$1"' \
+			"$a" "$k"
+	else
+		# The lab kernel has no syscall events: hsbench's time is the
+		# reference there, with its debugging (KASAN, lockdep,
+		# kmemleak) making the system call's entry and exit a bigger
+		# part of it.
+		check "client connect() p50: teeprobe $a us, hsbench $b us (within 25 % or 0.2 ms)" \
+			bash -c 'awk -v a="$0" -v b="$1" "BEGIN { exit !(b - a >= -200 && b - a <= 200) }" || within 25 "$0" "$1"' \
+			"$a" "$b"
+	fi
+fi
+if [ -d "$sysev" ]; then
+	echo 0 >$TRACEFS/events/syscalls/sys_enter_connect/enable
+	echo 0 >$TRACEFS/events/syscalls/sys_exit_connect/enable
 fi
 
 # --- netem delay on the client's NIC: SYN/ACK -> ACK grows, SYN -> SYN/ACK not
