@@ -40,10 +40,22 @@ record_run() {
 	rc=$?
 	sleep 0.3
 	kill -INT $rec
-	wait $rec || return 1
-	[ $rc = 0 ] || return $rc
+	if ! wait $rec; then
+		echo "record_run $name: teeprobe record failed:"
+		cat $out/$name.rec
+		return 1
+	fi
+	if [ $rc != 0 ]; then
+		# what the run said (lab_run: hsbench's client and server)
+		echo "record_run $name: the run exited $rc"
+		tail -n 5 ${LAB_OUT:+$LAB_OUT/*/client.err $LAB_OUT/*/server.txt} 2>/dev/null
+		grep -o '"completed":[0-9]*,"errors":[0-9]*[^}]*"timeouts":[0-9]*' \
+			${LAB_OUT:+$LAB_OUT/*/client.json} 2>/dev/null
+		return $rc
+	fi
 	"$TEEPROBE" analyze -i $out/$name.dat --json >$out/$name.json 2>$out/$name.err &&
-		"$TEEPROBE" analyze -i $out/$name.dat --windows >$out/$name.txt 2>>$out/$name.err
+		"$TEEPROBE" analyze -i $out/$name.dat --windows >$out/$name.txt 2>>$out/$name.err ||
+		{ echo "record_run $name: analyze failed:"; cat $out/$name.err; return 1; }
 }
 
 scenario() {
