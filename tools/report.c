@@ -1319,26 +1319,37 @@ struct guard {
 
 /* Seconds of CPU time the child may spend without a record in between */
 #define READ_STALL_S	5
+/*
+ * ... and opening the file, before the first record: its headers hold the
+ * kernel's kallsyms (9 MB on Debian's 7.2), which libtraceevent parses.
+ * In a QEMU guest that took 1.7 s of CPU, and 4.4 s under a SCHED_FIFO
+ * hog on the other vCPU (single-threaded TCG runs one vCPU at a time and
+ * the guest charges the wait to the task on the other): a budget of
+ * READ_STALL_S failed one read in six there.
+ */
+#define READ_OPEN_S	60
 
 static unsigned int stall_ms = READ_STALL_S * 1000;
+static unsigned int open_ms = READ_OPEN_S * 1000;
 
 /*
- * report_read_stall - the reading child's CPU time without a record, in
- * ms, instead of READ_STALL_S s (0: that again). For the fuzzer, whose
- * inputs are small and which makes the libraries loop often: each loop
- * cost it READ_STALL_S s of CPU.
+ * report_read_stall - the reading child's CPU time without a record, and
+ * to open the file, in ms, instead of READ_STALL_S and READ_OPEN_S s (0:
+ * those again). For the fuzzer, whose inputs are small and which makes
+ * the libraries loop often: each loop cost it READ_STALL_S s of CPU.
  */
 void report_read_stall(unsigned int ms)
 {
 	stall_ms = ms ? ms : READ_STALL_S * 1000;
+	open_ms = ms ? ms : READ_OPEN_S * 1000;
 }
 
-/* stall_arm - (re)start the reading child's stall_ms of CPU time */
-static void stall_arm(void)
+/* stall_arm - (re)start the reading child's guard: @ms of CPU time */
+static void stall_arm(unsigned int ms)
 {
 	struct itimerval stall = {
-		.it_value.tv_sec = stall_ms / 1000,
-		.it_value.tv_usec = stall_ms % 1000 * 1000,
+		.it_value.tv_sec = ms / 1000,
+		.it_value.tv_usec = ms % 1000 * 1000,
 	};
 
 	setitimer(ITIMER_PROF, &stall, NULL);
@@ -1370,7 +1381,7 @@ static void guard_record(struct guard *g, struct tep_record *record, int cpu)
 		_exit(1);
 	g->last[cpu] = record->offset;
 	if (!(++g->records % 4096))
-		stall_arm();
+		stall_arm(stall_ms);
 }
 
 /* What the reading child reads into */
@@ -1397,7 +1408,7 @@ static bool child_records(struct tracecmd_input *buf, void *data)
 	if (c->g.ncpus)
 		memset(c->g.last, 0, c->g.ncpus * sizeof(*c->g.last));
 	fields_reset();
-	stall_arm();
+	stall_arm(stall_ms);
 	return tracecmd_iterate_events(buf, NULL, 0, child_record, c) >= 0;
 }
 
@@ -1665,7 +1676,7 @@ static void child_read(const char *input, int fd)
 	c.r = xzalloc(sizeof(*c.r));
 	trace_seq_init(&c.r->seq);
 	/* libtracecmd can loop in its reads while it opens a damaged file */
-	stall_arm();
+	stall_arm(open_ms);
 	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle || read_buffers(handle, child_records, &c))
 		_exit(1);
@@ -1690,9 +1701,9 @@ static void child_read(const char *input, int fd)
  * beforehand); libtracecmd loops for ever on a page with a
  * negative event length (guard_record() ends it), and anything else that
  * spins without a record, or in its reads while it opens the file, is
- * ended by SIGPROF after READ_STALL_S s of CPU time (user and system: the
- * loops are often in read() or page faults; report_read_stall() changes
- * the time). trace-cmd report crashes or loops on all of them. Found by
+ * ended by SIGPROF after READ_STALL_S s of CPU time between records, or
+ * READ_OPEN_S s to open the file (user and system: the loops are often in
+ * read() or page faults; report_read_stall() changes the times). trace-cmd report crashes or loops on all of them. Found by
  * tests/fuzz.
  */
 static int read_isolated(const char *input, struct report *r)
@@ -1762,6 +1773,13 @@ static int read_file(const char *input, struct report *r)
 	ret = read_isolated(input, r);
 	if (ret == 1 && !read_in_parent)
 		return 0;
+	if (!ret && WIFSIGNALED(last_status) && WTERMSIG(last_status) == SIGPROF) {
+		err_msg("report: reading %s was stopped, it made no progress in "
+			"its CPU time (%g s to open the file, %g s between records): "
+			"a damaged trace.dat?\n", input, open_ms / 1000.0,
+			stall_ms / 1000.0);
+		return -1;
+	}
 	handle = ret ? tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS) : NULL;
 	if (!handle) {
 		err_msg("report: %s is not a readable trace.dat (truncated, "

@@ -292,25 +292,42 @@ static void test_stall(void)
 {
 	char path[4096];
 	struct report *r;
-	int status = -1;
+	char said[512];
+	int status = -1, saved;
 	double cpu;
+	FILE *msg;
 	pid_t pid;
 
 	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "regress-open-loop.dat");
+	msg = tmpfile();
+	saved = dup(STDERR_FILENO);
+	if (!msg || saved < 0)
+		abort();
+	fflush(stderr);
+	dup2(fileno(msg), STDERR_FILENO);
 	report_read_stall(200);
 	cpu = child_cpu_s();
 	r = report_read(path);
 	cpu = child_cpu_s() - cpu;
 	pid = report_last_child(&status);
-	report_read_stall(0);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(msg);
+	said[fread(said, 1, sizeof(said) - 1, msg)] = 0;
+	fclose(msg);
 	tap_ok(!r && pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGPROF,
 	       "regress-open-loop.dat: its reading child died of SIGPROF (status %#x)",
 	       status);
+	tap_ok(strstr(said, "was stopped, it made no progress in its CPU time (0.2 s to open the file, 0.2 s between records)") != NULL,
+	       "... and the message says the guard stopped it, with its times");
+	report_read_stall(0);
 	tap_ok(cpu < READ_STALL_S / 2.0,
 	       "... after %.2f s of CPU with a 200 ms guard (the default: %d s)",
 	       cpu, READ_STALL_S);
-	tap_ok(stall_ms == READ_STALL_S * 1000, "report_read_stall(0) restores %d s",
-	       READ_STALL_S);
+	tap_ok(stall_ms == READ_STALL_S * 1000 && open_ms == READ_OPEN_S * 1000,
+	       "report_read_stall(0) restores %d s (%d s to open the file)",
+	       READ_STALL_S, READ_OPEN_S);
 }
 
 /*
