@@ -1321,27 +1321,47 @@ struct guard {
 #define READ_STALL_S	5
 /*
  * ... and opening the file, before the first record: its headers hold the
- * kernel's kallsyms (9 MB on Debian's 7.2), which libtraceevent parses.
- * In a QEMU guest that took 1.7 s of CPU, and 4.4 s under a SCHED_FIFO
- * hog on the other vCPU (single-threaded TCG runs one vCPU at a time and
- * the guest charges the wait to the task on the other): a budget of
- * READ_STALL_S failed one read in six there.
+ * kernel's kallsyms (9 MB on Debian's 7.2, in a 1.8 MB compressed file),
+ * which libtraceevent parses. In a QEMU guest that took 1.7 s of CPU, and
+ * 6.3 s under a SCHED_FIFO hog on the other vCPU (single-threaded TCG runs
+ * one vCPU at a time and the guest charges the wait to the task on the
+ * other): READ_STALL_S alone failed one read in six there. So opening gets
+ * READ_STALL_S plus READ_OPEN_S_PER_MB for each MB of the file (23 s for
+ * that one), at most READ_OPEN_S: a small damaged file on which
+ * libtracecmd loops is still stopped within about READ_STALL_S.
  */
+#define READ_OPEN_S_PER_MB	10
 #define READ_OPEN_S	60
 
 static unsigned int stall_ms = READ_STALL_S * 1000;
-static unsigned int open_ms = READ_OPEN_S * 1000;
+/* 0: by the file's size (open_budget()); else what report_read_stall() set */
+static unsigned int open_fixed_ms;
+/* the budget of the last open, for the message */
+static unsigned int open_ms = READ_STALL_S * 1000;
 
 /*
  * report_read_stall - the reading child's CPU time without a record, and
- * to open the file, in ms, instead of READ_STALL_S and READ_OPEN_S s (0:
- * those again). For the fuzzer, whose inputs are small and which makes
- * the libraries loop often: each loop cost it READ_STALL_S s of CPU.
+ * to open the file, in ms, instead of READ_STALL_S s and the size-scaled
+ * budget (0: those again). For the fuzzer, whose inputs are small and
+ * which makes the libraries loop often: each loop cost it READ_STALL_S s
+ * of CPU.
  */
 void report_read_stall(unsigned int ms)
 {
 	stall_ms = ms ? ms : READ_STALL_S * 1000;
-	open_ms = ms ? ms : READ_OPEN_S * 1000;
+	open_fixed_ms = ms;
+}
+
+/* open_budget - the ms of CPU time the child may take to open @size bytes */
+static unsigned int open_budget(unsigned long long size)
+{
+	unsigned long long ms;
+
+	if (open_fixed_ms)
+		return open_fixed_ms;
+	ms = READ_STALL_S * 1000ULL +
+	     size * READ_OPEN_S_PER_MB * 1000 / (1024 * 1024);
+	return ms < READ_OPEN_S * 1000 ? ms : READ_OPEN_S * 1000;
 }
 
 /* stall_arm - (re)start the reading child's guard: @ms of CPU time */
@@ -1702,9 +1722,9 @@ static void child_read(const char *input, int fd)
  * negative event length (guard_record() ends it), and anything else that
  * spins without a record, or in its reads while it opens the file, is
  * ended by SIGPROF after READ_STALL_S s of CPU time between records, or
- * READ_OPEN_S s to open the file (user and system: the loops are often in
- * read() or page faults; report_read_stall() changes the times). trace-cmd report crashes or loops on all of them. Found by
- * tests/fuzz.
+ * open_budget() to open the file (user and system: the loops are often in
+ * read() or page faults; report_read_stall() changes the times).
+ * trace-cmd report crashes or loops on all of them. Found by tests/fuzz.
  */
 static int read_isolated(const char *input, struct report *r)
 {
@@ -1770,6 +1790,7 @@ static int read_file(const char *input, struct report *r)
 		return -1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	open_ms = open_budget(st.st_size);
 	ret = read_isolated(input, r);
 	if (ret == 1 && !read_in_parent)
 		return 0;

@@ -325,9 +325,18 @@ static void test_stall(void)
 	tap_ok(cpu < READ_STALL_S / 2.0,
 	       "... after %.2f s of CPU with a 200 ms guard (the default: %d s)",
 	       cpu, READ_STALL_S);
-	tap_ok(stall_ms == READ_STALL_S * 1000 && open_ms == READ_OPEN_S * 1000,
-	       "report_read_stall(0) restores %d s (%d s to open the file)",
-	       READ_STALL_S, READ_OPEN_S);
+	tap_ok(stall_ms == READ_STALL_S * 1000 && !open_fixed_ms,
+	       "report_read_stall(0) restores %d s (and the size-scaled open)",
+	       READ_STALL_S);
+	/* opening: READ_STALL_S, and READ_OPEN_S_PER_MB more per MB, capped */
+	tap_ok(open_budget(0) == READ_STALL_S * 1000,
+	       "opening an empty file may take %d s", READ_STALL_S);
+	tap_ok(open_budget(1800 * 1024) ==
+	       READ_STALL_S * 1000 + 1800 * READ_OPEN_S_PER_MB * 1000 / 1024,
+	       "... a 1.8 MB one (7.2's kallsyms inside) %u ms",
+	       open_budget(1800 * 1024));
+	tap_ok(open_budget(1ULL << 40) == READ_OPEN_S * 1000,
+	       "... a 1 TB one at most %d s", READ_OPEN_S);
 }
 
 /*
