@@ -19,13 +19,17 @@ tap_failed=0
 tap_last=$SECONDS
 
 # tap_result - print one result line; $1 is 0 for pass. A result that came
-# 20 s or more after the one before it says so, for the slow guests' budget.
+# 20 s or more after the one before it says so, for the slow guests' budget;
+# in vm-run's guests every result's time goes to $TP_OUT/times too ("SECONDS
+# TEST NAME", seconds since the epoch): tests/vm/test-times reads it.
 tap_result() {
 	local rc=$1
 	shift
 	tap_n=$((tap_n + 1))
 	[ $((SECONDS - tap_last)) -lt 20 ] || echo "# $((SECONDS - tap_last)) s since the previous result"
 	tap_last=$SECONDS
+	[ -z "$TP_OUT" ] ||
+		echo "$EPOCHSECONDS $(basename "$0" .sh) $*" >>"$TP_OUT/times"
 	if [ "$rc" = 0 ]; then
 		echo "ok $tap_n - $*"
 	else

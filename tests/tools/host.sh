@@ -129,4 +129,12 @@ check_fails "plot on an empty file" "not a readable trace.dat" \
 check_fails "plot on trace.dat magic followed by garbage" \
 	"not a readable trace.dat|is damaged|no teeprobe events|no windows" \
 	"$TEEPROBE" plot -i "$tmp/garbage1.dat" -o "$tmp/garbage1"
+# tests/vm/test-times: a step's time runs from the result (or the test's
+# start) before it
+printf '%s\n' "100 t10-a (start)" "105 t10-a first check" "130 t10-a second one" \
+	"131 t20-b (start)" "140 t20-b third" >"$tmp/times"
+check_eq "test-times: each test's total, then its longest steps" \
+	"$(printf '%s\n' "== $tmp/times" "    30 s  t10-a" "     9 s  t20-b" \
+		"longest steps:" "25	t10-a	second one" "9	t20-b	third")" \
+	"$("$top/tests/vm/test-times" -n 2 "$tmp")"
 done_testing
