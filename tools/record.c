@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -55,6 +57,7 @@ struct record_opts {
 	unsigned int window_ms;		/* 0: leave the module's */
 	bool raw;
 	bool sched;
+	bool kallsyms;			/* keep trace-cmd's copy of kallsyms */
 	bool quiet;
 };
 
@@ -75,7 +78,7 @@ static void record_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: teeprobe record [-d SECONDS] [-p PID]... [-o FILE] [-C CPUS]\n"
-		"                       [-w MS] [--raw] [--sched] [-q] [-h]\n\n"
+		"                       [-w MS] [--raw] [--sched] [--kallsyms] [-q] [-h]\n\n"
 		"  -d, --duration SEC  record for SEC seconds (default: until Ctrl-C)\n"
 		"  -p, --pid PID       follow only the TEE calls of process PID\n"
 		"                      (up to %d; default: every process)\n"
@@ -86,6 +89,9 @@ static void record_usage(FILE *out)
 		"      --raw           also one event per TEE ioctl entry and per\n"
 		"                      NET_RX run (large; for short sessions)\n"
 		"      --sched         also sched:sched_switch\n"
+		"      --kallsyms      keep trace-cmd's copy of /proc/kallsyms in\n"
+		"                      FILE (no teeprobe event needs it: by default\n"
+		"                      trace-cmd is shown an empty one)\n"
 		"  -q, --quiet         no progress line\n\n"
 		"Records the teeprobe events with trace-cmd into FILE, which\n"
 		"'teeprobe report' and 'trace-cmd report' read. The module must be\n"
@@ -267,6 +273,26 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * hide_kallsyms - called in trace-cmd's process before it starts: it sees an
+ * empty /proc/kallsyms. trace-cmd copies that file into every trace.dat (7 to
+ * 9 MB, some 170k symbols on a distribution kernel, read twice when it stops
+ * and parsed again by every reader), and no teeprobe event holds a kernel
+ * address: /dev/null is bound over it in a mount namespace of trace-cmd's own,
+ * so the host's mounts are not touched and nothing is left when it ends. The
+ * file then holds no kernel addresses either. Returns 0 when hidden; where it
+ * cannot be done (no CAP_SYS_ADMIN, no mount namespaces) trace-cmd copies the
+ * symbols as before and nothing but time is lost.
+ */
+static int hide_kallsyms(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return -1;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -1;
+	return mount("/dev/null", "/proc/kallsyms", NULL, MS_BIND, NULL);
+}
+
 /* run_session - start trace-cmd, snapshot, wait, snapshot, stop it */
 static int run_session(const struct record_opts *o, char **argv,
 		       const char *name, struct tracefs_instance **instp)
@@ -294,8 +320,10 @@ static int run_session(const struct record_opts *o, char **argv,
 		 */
 		if (prctl(PR_SET_PDEATHSIG, SIGINT) || getppid() != parent)
 			_exit(127);
-		/* The trace holds kallsyms, addresses, task names: root's only. */
+		/* The trace holds addresses and task names: root's only. */
 		umask(077);
+		if (!o->kallsyms)
+			hide_kallsyms();
 		/* Its "Hit Ctrl^C" prompt is not for our user; errors are. */
 		if (!freopen("/dev/null", "w", stdout))
 			_exit(127);
@@ -513,6 +541,7 @@ int record_main(int argc, char **argv)
 		{ "window", required_argument, NULL, 'w' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "sched", no_argument, NULL, 's' },
+		{ "kallsyms", no_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -571,6 +600,9 @@ int record_main(int argc, char **argv)
 			break;
 		case 's':
 			o.sched = true;
+			break;
+		case 'k':
+			o.kallsyms = true;
 			break;
 		case 'q':
 			o.quiet = true;

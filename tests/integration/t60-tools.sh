@@ -178,6 +178,14 @@ check "record -d 2 -p 1 --raw" "$TEEPROBE" record -q -d 2 -p 1 --raw -o $out/raw
 check_eq "the pid filter is restored" all "$(cat $DEBUGFS/pid_filter)"
 check "the raw file has the per-run event format" sh -c \
 	"trace-cmd dump --events -i $out/raw.dat 2>/dev/null | grep -q 'name: teeprobe_netrx_run'"
+# no teeprobe event holds a kernel address: trace-cmd is shown an empty
+# /proc/kallsyms (7 to 9 MB it would read twice and every reader parse)
+check "the file holds no kallsyms" sh -c \
+	"! trace-cmd dump --kallsyms -i $out/raw.dat 2>&1 | grep -qw start_kernel"
+check "the host's /proc/kallsyms is untouched" grep -qw start_kernel /proc/kallsyms
+check "record --kallsyms keeps trace-cmd's copy" sh -c \
+	"'$TEEPROBE' record -q -d 1 --kallsyms -o $out/ksyms.dat &&
+	trace-cmd dump --kallsyms -i $out/ksyms.dat 2>&1 | grep -qw start_kernel"
 
 # --- damaged files ------------------------------------------------------------------
 size=$(stat -c %s $out/run.dat)
