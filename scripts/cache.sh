@@ -28,11 +28,18 @@ kernel_source_61() {
 	ver=$(dpkg-query -W -f '${Version}' linux-source-6.1)
 	dir=$TEEPROBE_CACHE/src/linux-source-6.1-$ver
 	if [ ! -f "$dir/.extracted" ]; then
-		msg "extracting linux-source-6.1 $ver"
-		rm -rf "$dir"
-		mkdir -p "$dir"
-		tar -xf "$tarball" -C "$dir" --strip-components=1 || die "extracting $tarball"
-		touch "$dir/.extracted"
+		# one extraction at a time: the lab kernel's build starts in the
+		# background (scripts/deps) while others may ask for the tree
+		mkdir -p "$TEEPROBE_CACHE/src"
+		(
+			flock 8
+			[ -f "$dir/.extracted" ] && exit 0
+			msg "extracting linux-source-6.1 $ver"
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			tar -xf "$tarball" -C "$dir" --strip-components=1 || die "extracting $tarball"
+			touch "$dir/.extracted"
+		) 8>"$TEEPROBE_CACHE/src/.linux-source-6.1.lock" || exit 1
 	fi
 	echo "$dir"
 }

@@ -59,8 +59,22 @@ else
 	skip "network scenario" "tc netem: $(head -n 1 $out/tc.err)"
 fi
 
-"$top/lab/cpuhog/cpuhog" --busy-us 20000 --idle-us 5000 --prio 10 >$out/hog.err 2>&1 &
-hog=$!
+# hogged CMD... - CMD beside SCHED_FIFO spinners on every CPU (20 ms of
+# every 25). The session is recorded around it: trace-cmd's start and stop
+# and the analysis run without the spinners (under them they took as long
+# again as the load itself).
+hogged() {
+	local hog rc
+	"$top/lab/cpuhog/cpuhog" --busy-us 20000 --idle-us 5000 --prio 10 >$out/hog.err 2>&1 &
+	hog=$!
+	"$@"
+	rc=$?
+	kill $hog
+	wait $hog 2>/dev/null
+	return $rc
+}
+hog_scenario() { LAB_OUT=$out/lab-hog record_run hog hogged lab_run soft 200 10; }
+export -f hogged hog_scenario
 # Everything runs 20 % of the time: the run takes minutes, not seconds.
 # The client runs above the hog (SCHED_FIFO 20): the hog is the server
 # host's, and a real client is on another host. Starved, the client here
@@ -71,9 +85,7 @@ hog=$!
 # get a fifth of each CPU here, on an emulator beside another guest: 60 s
 # (a make check on a busy host once failed this run, its reason lost).
 STEP_TIMEOUT=400 LAB_CLIENT_FIFO=20 LAB_CLIENT_TIMEOUT=60 check "CPU hog: SCHED_FIFO spinners on every CPU during soft x 200 (the client above them), recorded" \
-	scenario hog soft 200 10
-kill $hog
-wait $hog
+	hog_scenario
 # 6.1 defers the NET_RX work to ksoftirqd under the hog, which then waits
 # for it; 6.12 keeps running NET_RX at irq exit, and the hog starves the
 # server's threads instead (measured: 3 % of the wait by ksoftirqd, ACK ->
