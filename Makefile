@@ -51,7 +51,7 @@ DEST		:= $(if $(DESTDIR),$(abspath $(DESTDIR)))
 all: modules tools man
 
 kdir-check:
-	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): install linux-headers-$(KVER) or set KDIR=" >&2; exit 1; }
+	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR) for kernel $(KVER): install linux-headers-$(KVER), or build for another kernel with KVER=<its release> (its headers installed) or KDIR=<its build tree>" >&2; exit 1; }
 
 # Every module of the project (teeprobe.ko, the lab's, the tests')
 modules: kdir-check

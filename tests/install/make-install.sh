@@ -87,4 +87,10 @@ echo "# test: make uninstall"
 check "make uninstall DESTDIR=STAGE PREFIX=/usr KVER=$KVER" make -C "$src" uninstall "${args[@]}"
 left=$(cd "$stage" && find . -type f)
 check_eq "no file is left in the stage" "" "$left"
+# a kernel without headers (a host running a kernel it cannot build for):
+# the error names the fix, KVER= or KDIR=
+check_fails "make install for a kernel without headers says to set KVER= or KDIR=" \
+	"no kernel build tree at /lib/modules/0\.0\.0-none/build for kernel 0\.0\.0-none: .*KVER=.*KDIR=" \
+	env -u KDIR make -C "$src" install DESTDIR="$stage" PREFIX=/usr KVER=0.0.0-none
+check_eq "... and stages nothing" "" "$(cd "$stage" && find . -type f)"
 done_testing
