@@ -19,6 +19,7 @@
 #include "acceptq.h"
 #include "correlate.h"
 #include "report.h"
+#include "session.h"
 #include "series.h"
 #include "stats.h"
 #include "teeprobe.h"
@@ -801,7 +802,7 @@ int analyze_main(int argc, char **argv)
 	};
 	struct analyze_opts o = { .input = "trace.dat" };
 	struct analysis a = { 0 };
-	struct report *r;
+	struct session *r;
 	char *end;
 	double t;
 	int c;
@@ -857,16 +858,16 @@ int analyze_main(int argc, char **argv)
 	}
 	if (o.duration && record_live(&o))
 		return 1;
-	r = report_read(o.input);
+	r = session_read(o.input);
 	if (!r)
 		return 1;
 	report_summarize(r, &a.sum);
-	a.counters_note = report_counters_note(r);
-	if (series_build(report_events(r), &a.s)) {
-		report_release(r);
+	a.counters_note = session_counters_note(r);
+	if (series_build(&r->ev, &a.s)) {
+		session_free(r);
 		return 1;
 	}
-	gather(&a, report_events(r));
+	gather(&a, &r->ev);
 	verdict_decide(&a.e, &o.v, &a.v);
 	if (o.json)
 		print_json(&a, &o);
@@ -876,6 +877,6 @@ int analyze_main(int argc, char **argv)
 		print_windows(&a);
 	free(a.cpus);
 	series_free(&a.s);
-	report_release(r);
+	session_free(r);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "session.h"
 #include "teeprobe.h"
 #include "utils.h"
 
@@ -81,7 +82,7 @@ int compare_main(int argc, char **argv)
 	};
 	struct session_summary sum[2];
 	const char *note[2];
-	struct report *r;
+	struct session *r;
 	bool json = false;
 	double a, b;
 	size_t i;
@@ -106,12 +107,12 @@ int compare_main(int argc, char **argv)
 		return 2;
 	}
 	for (c = 0; c < 2; c++) {
-		r = report_read(argv[optind + c]);
+		r = session_read(argv[optind + c]);
 		if (!r)
 			return 1;
 		report_summarize(r, &sum[c]);
-		note[c] = report_counters_note(r);
-		report_release(r);
+		note[c] = session_counters_note(r);
+		session_free(r);
 	}
 	if (json) {
 		printf("{\"before\":%s,\"after\":%s,\"rows\":[",

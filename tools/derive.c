@@ -275,3 +275,29 @@ double derive_snmp(const struct snapshot *a, const struct snapshot *b,
 	return snmp_value(snapshot_text(b, source), name) -
 	       snmp_value(snapshot_text(a, source), name);
 }
+
+/* derive_tcp_phase - "phase PORT PHASE count sum max p50 p99" of a snapshot */
+bool derive_tcp_phase(const struct snapshot *s, const char *port,
+		      const char *phase, double v[5])
+{
+	const char *text = snapshot_text(s, "tcp_stats");
+	char *copy, *line, *save = NULL, p1[32], p2[32];
+	bool found = false;
+	double t[5];
+
+	/* A port or phase without a line is all zeros, not another line's. */
+	memset(v, 0, 5 * sizeof(double));
+	if (!text)
+		return false;
+	copy = xstrdup(text);
+	for (line = strtok_r(copy, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "phase %31s %31s %lf %lf %lf %lf %lf", p1, p2,
+			   &t[0], &t[1], &t[2], &t[3], &t[4]) == 7 &&
+		    !strcmp(p1, port) && !strcmp(p2, phase)) {
+			memcpy(v, t, sizeof(t));
+			found = true;
+		}
+	free(copy);
+	return found;
+}

@@ -38,5 +38,7 @@ double derive_snmp(const struct snapshot *a, const struct snapshot *b,
 double derive_nic_rx(const struct snapshot *a, const struct snapshot *b,
 		     const char *dev);
 double derive_seconds(const struct snapshot *a, const struct snapshot *b);
+bool derive_tcp_phase(const struct snapshot *s, const char *port,
+		      const char *phase, double v[5]);
 
 #endif /* TEEPROBE_DERIVE_H */

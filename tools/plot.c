@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "session.h"
 #include "series.h"
 #include "svg.h"
 #include "teeprobe.h"
@@ -488,7 +489,7 @@ int plot_main(int argc, char **argv)
 	};
 	const char *input = "trace.dat", *prefix = NULL, *title = NULL;
 	char *base, *path;
-	struct report *r;
+	struct session *r;
 	struct series s;
 	size_t len;
 	int c, rc = 0;
@@ -526,27 +527,27 @@ int plot_main(int argc, char **argv)
 	if (!prefix && len > 4 && !strcmp(base + len - 4, ".dat"))
 		base[len - 4] = '\0';
 
-	r = report_read(input);
+	r = session_read(input);
 	if (!r) {
 		free(base);
 		return 1;
 	}
-	if (series_build(report_events(r), &s) || !s.n) {
+	if (series_build(&r->ev, &s) || !s.n) {
 		err_msg("plot: %s has no windows to plot\n", input);
-		report_release(r);
+		session_free(r);
 		free(base);
 		return 1;
 	}
 	path = xzalloc(strlen(base) + sizeof("-timeline.svg"));
 	sprintf(path, "%s-timeline.svg", base);
-	if (timeline(path, &s, report_events(r), input, title))
+	if (timeline(path, &s, &r->ev, input, title))
 		rc = 1;
 	sprintf(path, "%s-hist.svg", base);
-	if (histograms(path, report_events(r), input, title))
+	if (histograms(path, &r->ev, input, title))
 		rc = 1;
 	free(path);
 	free(base);
 	series_free(&s);
-	report_release(r);
+	session_free(r);
 	return rc;
 }

@@ -33,7 +33,7 @@
 
 #include "lock.h"
 #include "module.h"
-#include "report.h"
+#include "session.h"
 #include "snapshot.h"
 #include "teeprobe.h"
 #include "utils.h"
@@ -507,17 +507,17 @@ static void remove_temp_files(const char *output, const char *instance)
  */
 static int output_verified(const char *output)
 {
-	struct report *r;
+	struct session *r;
 	bool ok;
 
-	r = report_read(output);
+	r = session_read(output);
 	if (!r) {
 		err_msg("record: %s is not a readable trace (a full disk?): nothing was recorded\n",
 			output);
 		return -1;
 	}
-	ok = report_has_snapshots(r);
-	report_release(r);
+	ok = session_has_snapshots(r);
+	session_free(r);
 	if (!ok) {
 		err_msg("record: %s lacks the session's snapshots (a full disk?): it is incomplete\n",
 			output);

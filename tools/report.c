@@ -11,37 +11,25 @@
  * them; TEE latency percentiles from the events (exact) or else from the
  * histograms (upper bounds).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <event-parse.h>
-#include <trace-cmd.h>
 
 #include "derive.h"
 #include "module.h"
 #include "report.h"
-#include "series.h"
+#include "session.h"
 #include "snapshot.h"
 #include "stats.h"
 #include "table.h"
 #include "teeprobe.h"
 #include "utils.h"
 
-#define MAX_KINDS	64
-#define MAX_CMDS	32
-#define MAX_THREADS	1024
-#define MAX_CPUS	256
+#define MAX_CMDS	SESSION_MAX_CMDS
+#define MAX_THREADS	SESSION_MAX_THREADS
+#define MAX_CPUS	SESSION_MAX_CPUS
 #define TOP_THREADS	5
 
 struct samples {
@@ -62,12 +50,6 @@ struct thread_events {
 	char comm[32];
 	unsigned long long calls;
 	double total_ns, offcpu_ns;
-};
-
-struct event_kind {
-	int id;
-	char name[64];
-	unsigned long long count;
 };
 
 struct netrx_windows {
@@ -96,31 +78,18 @@ static bool phase_server(int p)
 	return p != PH_CONNECT && p != PH_CONNECT_CALL;
 }
 
+/* A session's events in the report's tables: by command, thread, phase, CPU */
 struct report {
-	struct snapshot snap[2];		/* start, end */
+	const struct session *s;
+	const struct snapshot *snap;		/* the session's start, end */
 	struct samples phase[NR_PHASES];
 	unsigned long long handshakes[2];	/* server, client events */
-	struct snap_source pending[2];		/* a line in pieces */
-	struct event_kind kinds[MAX_KINDS];
-	int nr_kinds;
 	struct cmd_events cmds[MAX_CMDS];
 	int nr_cmds;
 	struct thread_events threads[MAX_THREADS];
 	int nr_threads;
 	unsigned long long threads_overflow;
 	struct netrx_windows win[MAX_CPUS];
-	unsigned long long teeprobe_events, other_events, missed_events;
-	unsigned long long markers;
-	unsigned long long first_ts, last_ts;
-	struct session_events ev;	/* for analyze and plot */
-	struct trace_seq seq;
-};
-
-struct report_opts {
-	const char *input;
-	bool json;
-	bool hist;
-	bool header;
 };
 
 /* report_usage - help for teeprobe report */
@@ -154,435 +123,110 @@ static void samples_add(struct samples *s, unsigned long long v)
 	s->v[s->n++] = v;
 }
 
-/* grow - room for one more element in an array that doubles */
-static void *grow(void *v, size_t n, size_t *cap, size_t size)
+/* report_build - @s's events into the report's tables, in the file's order */
+static void report_build(struct report *r, const struct session *s)
 {
-	if (n < *cap)
-		return v;
-	*cap = *cap ? 2 * *cap : 1024;
-	v = realloc(v, *cap * size);
-	if (!v)
-		fatal("out of memory\n");
-	return v;
+	const struct session_events *ev = &s->ev;
+	struct cmd_events *c;
+	struct thread_events *t;
+	const char *comm;
+	unsigned long long v;
+	size_t e;
+	int i, p;
+
+	memset(r, 0, sizeof(*r));
+	r->s = s;
+	r->snap = s->snap;
+	for (i = 0; i < s->nr_cmds; i++) {
+		r->cmds[i].id = s->cmds[i].id;
+		snprintf(r->cmds[i].name, sizeof(r->cmds[i].name), "%s",
+			 s->cmds[i].name);
+	}
+	r->nr_cmds = s->nr_cmds;
+	for (e = 0; e < ev->ntee; e++) {
+		const struct tee_call *call = &ev->tee[e];
+
+		c = NULL;
+		for (i = 0; i < r->nr_cmds; i++)
+			if (r->cmds[i].id == call->cmd)
+				c = &r->cmds[i];
+		if (c) {
+			samples_add(&c->duration, call->dur_ns);
+			c->total_ns += call->dur_ns;
+			c->offcpu_ns += call->offcpu_ns;
+			c->runq_ns += call->runq_ns;
+			c->queue_wait_ns += call->queue_wait_ns;
+			c->errors += call->ret < 0;
+		}
+		t = NULL;
+		for (i = 0; i < r->nr_threads; i++)
+			if (r->threads[i].tid == call->tid)
+				t = &r->threads[i];
+		if (!t && r->nr_threads < MAX_THREADS) {
+			t = &r->threads[r->nr_threads++];
+			t->tid = call->tid;
+			comm = session_comm(s, call->tid);
+			snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "<...>");
+		}
+		if (!t) {
+			r->threads_overflow++;
+			continue;
+		}
+		t->calls++;
+		t->total_ns += call->dur_ns;
+		t->offcpu_ns += call->offcpu_ns;
+	}
+	for (e = 0; e < ev->nhs; e++) {
+		const struct hs_event *h = &ev->hs[e];
+		const unsigned long long phase[NR_PHASES] = {
+			[PH_SYN_SYNACK] = h->syn_synack_ns,
+			[PH_SYNACK_ACK] = h->synack_ack_ns,
+			[PH_ACK_ACCEPT] = h->ack_accept_ns,
+			[PH_CONNECT] = h->connect_ns,
+			[PH_CONNECT_CALL] = h->connect_call_ns,
+			[PH_SYN_WAIT] = h->syn_wait_ns,
+			[PH_ACK_WAIT] = h->ack_wait_ns,
+		};
+
+		r->handshakes[h->client]++;
+		for (p = 0; p < NR_PHASES; p++) {
+			if (phase_server(p) == h->client)
+				continue;
+			if ((p == PH_SYN_WAIT || p == PH_ACK_WAIT) && !h->has_waits)
+				continue;
+			v = phase[p];
+			/* connect_call is 0 when connect() did not wait */
+			if (v || p != PH_CONNECT_CALL)
+				samples_add(&r->phase[p], v);
+		}
+	}
+	for (e = 0; e < ev->nnetrx; e++) {
+		const struct netrx_win *nw = &ev->netrx[e];
+		struct netrx_windows *w = &r->win[nw->cpu];
+		double start = nw->start_ns / 1e9;
+		double end = start + nw->len_ns / 1e9;
+
+		if (!w->windows || start < w->first_start)
+			w->first_start = start;
+		if (end > w->last_end)
+			w->last_end = end;
+		w->windows++;
+		w->runs += nw->runs;
+		w->raises += nw->raises;
+		w->packets += nw->packets;
+		w->ksoftirqd_runs += nw->ksoftirqd_runs;
+	}
 }
 
-/*
- * The numeric fields on_record() reads, looked up by name once per event
- * format rather than on every record (the lookup compares names: it was a
- * tenth of a report's time). fields_reset() forgets the formats before
- * each buffer is read: a format freed with its file may have a successor
- * at the same address.
- */
-#define MAX_FIELDS	20
-
-struct event_fields {
-	const char *const *names;
-	int n;
-	const struct tep_event *event;		/* the format looked up */
-	struct tep_format_field *f[MAX_FIELDS];	/* NULL: not in it */
-};
-
-enum {
-	TEE_CMD, TEE_DURATION, TEE_OFFCPU, TEE_RUNQ, TEE_QUEUE_WAIT, TEE_RET,
-	NR_TEE_FIELDS
-};
-static const char *const tee_names[NR_TEE_FIELDS] = {
-	"cmd", "duration_ns", "offcpu_ns", "runq_ns", "queue_wait_ns", "ret"
-};
-
-/* the side and ports, then the phases in the order of phase_names */
-enum { HS_SIDE, HS_SPORT, HS_DPORT, HS_PHASE, NR_HS_FIELDS = HS_PHASE + NR_PHASES };
-static const char *const hs_names[NR_HS_FIELDS] = {
-	"side", "sport", "dport", "syn_to_synack_ns", "synack_to_ack_ns",
-	"ack_to_accept_ns", "connect_ns", "connect_call_ns", "syn_wait_ns",
-	"ack_wait_ns"
-};
-
-enum { ACC_TID, ACC_STATE, NR_ACC_FIELDS };
-static const char *const acc_names[NR_ACC_FIELDS] = { "tid", "state" };
-
-enum {
-	NW_CPU, NW_START, NW_LEN, NW_RAISES, NW_RUNS, NW_KSOFTIRQD_RUNS,
-	NW_RUN_NS, NW_PACKETS, NW_RERAISES, NW_INLINE_N, NW_INLINE_SUM,
-	NW_INLINE_P99, NW_KSOFTIRQD_N, NW_KSOFTIRQD_SUM, NW_KSOFTIRQD_P99,
-	NW_TEE_RUNS, NW_TEE_SUM, NR_NW_FIELDS
-};
-static const char *const nw_names[NR_NW_FIELDS] = {
-	"cpu", "start_ns", "len_ns", "raises", "runs", "ksoftirqd_runs",
-	"run_ns", "packets", "reraises", "inline_delay_count",
-	"inline_delay_sum_ns", "inline_delay_p99_ns", "ksoftirqd_delay_count",
-	"ksoftirqd_delay_sum_ns", "ksoftirqd_delay_p99_ns", "tee_runs",
-	"tee_delay_sum_ns"
-};
-
-static struct event_fields tee_fields = { .names = tee_names, .n = NR_TEE_FIELDS };
-static struct event_fields hs_fields = { .names = hs_names, .n = NR_HS_FIELDS };
-static struct event_fields nw_fields = { .names = nw_names, .n = NR_NW_FIELDS };
-static struct event_fields acc_fields = { .names = acc_names, .n = NR_ACC_FIELDS };
-
-/* fields_reset - forget the formats looked up */
-static void fields_reset(void)
-{
-	tee_fields.event = hs_fields.event = nw_fields.event = NULL;
-	acc_fields.event = NULL;
-}
-
-/* fields_of - @ef, looked up in @event's format if not already */
-static const struct event_fields *fields_of(struct event_fields *ef,
-					    const struct tep_event *event)
+/* report_release - what report_build() allocated */
+static void report_release(struct report *r)
 {
 	int i;
 
-	if (ef->event != event) {
-		for (i = 0; i < ef->n; i++)
-			ef->f[i] = tep_find_field((struct tep_event *)event,
-						  ef->names[i]);
-		ef->event = event;
-	}
-	return ef;
-}
-
-/* fval - field @i of @record, 0 when the format lacks it or the record ends first */
-static unsigned long long fval(const struct event_fields *ef, int i,
-			       const struct tep_record *record)
-{
-	struct tep_format_field *f = ef->f[i];
-	unsigned long long v;
-
-	if (!f || f->offset < 0 || f->size > record->size - f->offset ||
-	    tep_read_number_field(f, record->data, &v))
-		return 0;
-	return v;
-}
-
-/* cmd_name - the command's name as the event prints it ("cmd=INVOKE") */
-static void cmd_name(struct report *r, struct tep_event *event,
-		     struct tep_record *record, char *name, size_t len)
-{
-	const char *p;
-	size_t n;
-
-	trace_seq_reset(&r->seq);
-	tep_print_event(event->tep, &r->seq, record, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&r->seq);
-	p = strstr(r->seq.buffer, "cmd=");
-	if (!p) {
-		snprintf(name, len, "OTHER");
-		return;
-	}
-	p += 4;
-	n = strcspn(p, " ");
-	snprintf(name, len, "%.*s", (int)(n < len ? n : len - 1), p);
-}
-
-/* on_tee_exit - one TEE ioctl ended */
-static void on_tee_exit(struct report *r, struct tep_event *event,
-			struct tep_record *record)
-{
-	const struct event_fields *ef = fields_of(&tee_fields, event);
-	unsigned int id = fval(ef, TEE_CMD, record);
-	unsigned long long d = fval(ef, TEE_DURATION, record);
-	unsigned long long off = fval(ef, TEE_OFFCPU, record);
-	struct cmd_events *c = NULL;
-	struct thread_events *t = NULL;
-	struct tee_call *call;
-	long long ret;
-	int i, tid;
-
-	r->ev.tee = grow(r->ev.tee, r->ev.ntee, &r->ev.cap_tee, sizeof(*r->ev.tee));
-	call = &r->ev.tee[r->ev.ntee++];
-	call->end_ns = record->ts;
-	call->dur_ns = d;
-	call->offcpu_ns = off;
-	call->runq_ns = fval(ef, TEE_RUNQ, record);
-	call->queue_wait_ns = fval(ef, TEE_QUEUE_WAIT, record);
-	call->cpu = record->cpu;
-	call->tid = tep_data_pid(event->tep, record);
 	for (i = 0; i < r->nr_cmds; i++)
-		if (r->cmds[i].id == id)
-			c = &r->cmds[i];
-	if (!c && r->nr_cmds < MAX_CMDS) {
-		c = &r->cmds[r->nr_cmds++];
-		c->id = id;
-		cmd_name(r, event, record, c->name, sizeof(c->name));
-	}
-	if (c) {
-		call->setup = !strcmp(c->name, "SHM_REGISTER") ||
-			      !strcmp(c->name, "SHM_ALLOC");
-		samples_add(&c->duration, d);
-		c->total_ns += d;
-		c->offcpu_ns += off;
-		c->runq_ns += call->runq_ns;
-		c->queue_wait_ns += fval(ef, TEE_QUEUE_WAIT, record);
-		ret = (long long)fval(ef, TEE_RET, record);
-		c->errors += ret < 0;
-	}
-	tid = tep_data_pid(event->tep, record);
-	for (i = 0; i < r->nr_threads; i++)
-		if (r->threads[i].tid == tid)
-			t = &r->threads[i];
-	if (!t && r->nr_threads < MAX_THREADS) {
-		t = &r->threads[r->nr_threads++];
-		t->tid = tid;
-		snprintf(t->comm, sizeof(t->comm), "%s",
-			 tep_data_comm_from_pid(event->tep, tid));
-	}
-	if (!t) {
-		r->threads_overflow++;
-		return;
-	}
-	t->calls++;
-	t->total_ns += d;
-	t->offcpu_ns += off;
-}
-
-/* on_tcp_handshake - one handshake finished, server or client side */
-static void on_tcp_handshake(struct report *r, struct tep_event *event,
-			     struct tep_record *record)
-{
-	const struct event_fields *ef = fields_of(&hs_fields, event);
-	bool client = fval(ef, HS_SIDE, record) != 0;
-	struct hs_event *h;
-	unsigned long long v;
-	int p;
-
-	r->ev.hs = grow(r->ev.hs, r->ev.nhs, &r->ev.cap_hs, sizeof(*r->ev.hs));
-	h = &r->ev.hs[r->ev.nhs++];
-	h->ts = record->ts;
-	h->tid = tep_data_pid(event->tep, record);
-	h->client = client;
-	h->port = fval(ef, client ? HS_DPORT : HS_SPORT, record);
-	h->syn_synack_ns = fval(ef, HS_PHASE + PH_SYN_SYNACK, record);
-	h->synack_ack_ns = fval(ef, HS_PHASE + PH_SYNACK_ACK, record);
-	h->ack_accept_ns = fval(ef, HS_PHASE + PH_ACK_ACCEPT, record);
-	h->connect_ns = fval(ef, HS_PHASE + PH_CONNECT, record);
-	/* Files of teeprobe 0.1 have no waits per handshake. */
-	h->has_waits = !client && ef->f[HS_PHASE + PH_SYN_WAIT] &&
-		       ef->f[HS_PHASE + PH_ACK_WAIT];
-	h->syn_wait_ns = fval(ef, HS_PHASE + PH_SYN_WAIT, record);
-	h->ack_wait_ns = fval(ef, HS_PHASE + PH_ACK_WAIT, record);
-	r->handshakes[client]++;
-	for (p = 0; p < NR_PHASES; p++) {
-		if (phase_server(p) == client)
-			continue;
-		if ((p == PH_SYN_WAIT || p == PH_ACK_WAIT) && !h->has_waits)
-			continue;
-		v = fval(ef, HS_PHASE + p, record);
-		/* connect_call is 0 when connect() did not wait */
-		if (v || p != PH_CONNECT_CALL)
-			samples_add(&r->phase[p], v);
-	}
-}
-
-/* on_acceptor_state - an accepting thread changed state */
-static void on_acceptor_state(struct report *r, struct tep_event *event,
-			      struct tep_record *record)
-{
-	const struct event_fields *ef = fields_of(&acc_fields, event);
-	unsigned long long state = fval(ef, ACC_STATE, record);
-	struct acc_event *a;
-
-	r->ev.acc = grow(r->ev.acc, r->ev.nacc, &r->ev.cap_acc, sizeof(*r->ev.acc));
-	a = &r->ev.acc[r->ev.nacc++];
-	a->ts = record->ts;
-	a->tid = fval(ef, ACC_TID, record);
-	a->state = state <= ACC_ASLEEP ? (enum acc_state)state : ACC_UNKNOWN;
-}
-
-/* on_netrx_window - one CPU's NET_RX window */
-static void on_netrx_window(struct report *r, struct tep_event *event,
-			    struct tep_record *record)
-{
-	const struct event_fields *ef = fields_of(&nw_fields, event);
-	unsigned int cpu = fval(ef, NW_CPU, record);
-	struct netrx_windows *w;
-	struct netrx_win *nw;
-	double start, end;
-
-	if (cpu >= MAX_CPUS)
-		return;
-	r->ev.netrx = grow(r->ev.netrx, r->ev.nnetrx, &r->ev.cap_netrx,
-			   sizeof(*r->ev.netrx));
-	nw = &r->ev.netrx[r->ev.nnetrx++];
-	nw->cpu = cpu;
-	nw->start_ns = fval(ef, NW_START, record);
-	nw->len_ns = fval(ef, NW_LEN, record);
-	nw->raises = fval(ef, NW_RAISES, record);
-	nw->runs = fval(ef, NW_RUNS, record);
-	nw->ksoftirqd_runs = fval(ef, NW_KSOFTIRQD_RUNS, record);
-	nw->run_ns = fval(ef, NW_RUN_NS, record);
-	nw->packets = fval(ef, NW_PACKETS, record);
-	nw->reraises = fval(ef, NW_RERAISES, record);
-	nw->inline_n = fval(ef, NW_INLINE_N, record);
-	nw->inline_sum_ns = fval(ef, NW_INLINE_SUM, record);
-	nw->inline_p99_ns = fval(ef, NW_INLINE_P99, record);
-	nw->ksoftirqd_n = fval(ef, NW_KSOFTIRQD_N, record);
-	nw->ksoftirqd_sum_ns = fval(ef, NW_KSOFTIRQD_SUM, record);
-	nw->ksoftirqd_p99_ns = fval(ef, NW_KSOFTIRQD_P99, record);
-	nw->tee_runs = fval(ef, NW_TEE_RUNS, record);
-	nw->tee_sum_ns = fval(ef, NW_TEE_SUM, record);
-	w = &r->win[cpu];
-	start = nw->start_ns / 1e9;
-	end = start + nw->len_ns / 1e9;
-	if (!w->windows || start < w->first_start)
-		w->first_start = start;
-	if (end > w->last_end)
-		w->last_end = end;
-	w->windows++;
-	w->runs += nw->runs;
-	w->raises += nw->raises;
-	w->packets += nw->packets;
-	w->ksoftirqd_runs += nw->ksoftirqd_runs;
-}
-
-/* on_marker - a print event: maybe one line of a snapshot */
-static void on_marker(struct report *r, struct tep_event *event,
-		      struct tep_record *record)
-{
-	char phase[16], source[64], *text;
-	const char *buf, *line;
-	struct snap_source *pend;
-	struct tep_format_field *f;
-	bool more;
-	int len, p;
-
-	f = tep_find_field(event, "buf");
-	if (!f || f->offset >= record->size)
-		return;
-	/* "char buf[]": the string runs to the end of the record. */
-	buf = (const char *)record->data + f->offset;
-	len = strnlen(buf, record->size - f->offset);
-	if (!len)
-		return;
-	text = strndup(buf, len);
-	if (!text)
-		fatal("out of memory\n");
-	if (snapshot_parse_marker(text, phase, sizeof(phase), source,
-				  sizeof(source), &line))
-		goto out;
-	more = phase[strlen(phase) - 1] == '+';
-	if (more)
-		phase[strlen(phase) - 1] = '\0';
-	if (!strcmp(phase, "start"))
-		p = 0;
-	else if (!strcmp(phase, "end"))
-		p = 1;
-	else
-		goto out;
-	r->markers++;
-	pend = &r->pending[p];
-	if (pend->name && strcmp(pend->name, source)) {
-		free(pend->name);	/* pieces of another line: drop them */
-		pend->name = NULL;
-		pend->len = 0;
-	}
-	if (more || pend->name) {
-		size_t n = strcspn(line, "\n");
-
-		if (!pend->name)
-			pend->name = xstrdup(source);
-		if (pend->len + n + 1 > pend->cap) {
-			pend->cap = (pend->len + n + 1) * 2;
-			pend->text = realloc(pend->text, pend->cap);
-			if (!pend->text)
-				fatal("out of memory\n");
-		}
-		memcpy(pend->text + pend->len, line, n);
-		pend->len += n;
-		pend->text[pend->len] = '\0';
-		if (more)
-			goto out;
-		snapshot_add_line(&r->snap[p], source, pend->text);
-		free(pend->name);
-		pend->name = NULL;
-		pend->len = 0;
-		goto out;
-	}
-	snapshot_add_line(&r->snap[p], source, line);
-out:
-	free(text);
-}
-
-/* on_record - callback for every record of every buffer of the file */
-static int on_record(struct tracecmd_input *handle, struct tep_record *record,
-		     int cpu, void *data)
-{
-	struct tep_handle *tep = tracecmd_get_tep(handle);
-	struct report *r = data;
-	struct tep_event *event;
-	int i, id;
-
-	(void)cpu;
-	if (record->missed_events > 0)
-		r->missed_events += record->missed_events;
-	id = tep_data_type(tep, record);
-	event = tep_find_event(tep, id);
-	if (event && event->system && !strcmp(event->system, "ftrace") &&
-	    !strcmp(event->name, "print")) {
-		on_marker(r, event, record);
-		return 0;
-	}
-	if (!event || !event->system || strcmp(event->system, TEEPROBE_SYSTEM)) {
-		r->other_events++;
-		return 0;
-	}
-	if (!r->teeprobe_events || record->ts < r->first_ts)
-		r->first_ts = record->ts;
-	if (record->ts > r->last_ts)
-		r->last_ts = r->ev.end_ns = record->ts;
-	r->teeprobe_events++;
-	if (!strcmp(event->name, "teeprobe_tee_ioctl_exit"))
-		on_tee_exit(r, event, record);
-	else if (!strcmp(event->name, "teeprobe_netrx_window"))
-		on_netrx_window(r, event, record);
-	else if (!strcmp(event->name, "teeprobe_tcp_handshake"))
-		on_tcp_handshake(r, event, record);
-	else if (!strcmp(event->name, "teeprobe_acceptor_state"))
-		on_acceptor_state(r, event, record);
-	for (i = 0; i < r->nr_kinds; i++) {
-		if (r->kinds[i].id == id) {
-			r->kinds[i].count++;
-			return 0;
-		}
-	}
-	if (r->nr_kinds < MAX_KINDS) {
-		r->kinds[r->nr_kinds].id = id;
-		snprintf(r->kinds[r->nr_kinds].name,
-			 sizeof(r->kinds[r->nr_kinds].name), "%s", event->name);
-		r->kinds[r->nr_kinds].count = 1;
-		r->nr_kinds++;
-	}
-	return 0;
-}
-
-/* report_has_snapshots - whether the start and the end snapshot are there */
-bool report_has_snapshots(const struct report *r)
-{
-	return snapshot_text(&r->snap[0], "time") && snapshot_text(&r->snap[1], "time");
-}
-
-/*
- * report_counters_note - why the module's counters of the start and end
- * snapshots do not subtract (a reload or a reset during the session), or
- * NULL when they do. Every figure from them is then left out (NAN), and
- * what the events hold stands alone.
- */
-const char *report_counters_note(const struct report *r)
-{
-	const char *why;
-
-	if (!report_has_snapshots(r) ||
-	    derive_same_counters(&r->snap[0], &r->snap[1], &why))
-		return NULL;
-	return why;
-}
-
-/* report_seconds - from the snapshots, else from the events */
-static double report_seconds(const struct report *r)
-{
-	double s = derive_seconds(&r->snap[0], &r->snap[1]);
-
-	return s > 0 ? s : (r->last_ts - r->first_ts) / 1e9;
+		free(r->cmds[i].duration.v);
+	for (i = 0; i < NR_PHASES; i++)
+		free(r->phase[i].v);
 }
 
 /* snap_value - the number a one-line snapshot source holds */
@@ -988,32 +632,6 @@ static void print_tcp(const struct report *r, const struct report_opts *o,
 		printf("\n");
 }
 
-/* tcp_phase_line - "phase PORT PHASE count sum max p50 p99" of a snapshot */
-static bool tcp_phase_line(const struct snapshot *s, const char *port,
-			   const char *phase, double v[5])
-{
-	const char *text = snapshot_text(s, "tcp_stats");
-	char *copy, *line, *save = NULL, p1[32], p2[32];
-	bool found = false;
-	double t[5];
-
-	/* A port or phase without a line is all zeros, not another line's. */
-	memset(v, 0, 5 * sizeof(double));
-	if (!text)
-		return false;
-	copy = xstrdup(text);
-	for (line = strtok_r(copy, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "phase %31s %31s %lf %lf %lf %lf %lf", p1, p2,
-			   &t[0], &t[1], &t[2], &t[3], &t[4]) == 7 &&
-		    !strcmp(p1, port) && !strcmp(p2, phase)) {
-			memcpy(v, t, sizeof(t));
-			found = true;
-		}
-	free(copy);
-	return found;
-}
-
 /* print_handshakes - TCP handshake phases per port, then from the events */
 static void print_handshakes(struct report *r, const struct report_opts *o,
 			     double seconds)
@@ -1060,10 +678,10 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 		firstp = true;
 		for (q = 0; q < NR_PHASES; q++) {
 			p = phase_order[q];
-			tcp_phase_line(&r->snap[0], port, phase_names[p], v);
+			derive_tcp_phase(&r->snap[0], port, phase_names[p], v);
 			count = -v[0];
 			sum = -v[1];
-			tcp_phase_line(&r->snap[1], port, phase_names[p], v);
+			derive_tcp_phase(&r->snap[1], port, phase_names[p], v);
 			count += v[0];
 			sum += v[1];
 			max = v[2];
@@ -1178,13 +796,13 @@ out:
 /* print_report - every section, text or JSON */
 static void print_report(struct report *r, const struct report_opts *o)
 {
-	double seconds = report_seconds(r);
+	double seconds = session_seconds(r->s);
 	int ncpus = (int)snap_value(&r->snap[1], "nproc");
 	double tee_missed = 0, untracked = 0, tcp_missed = 0;
 	struct tables tp = { 0 }, ts = { 0 };
 	const char *uname = snapshot_text(&r->snap[1], "uname");
 	double ring = snap_value(&r->snap[1], "ring_losses");
-	const char *note = report_counters_note(r);
+	const char *note = session_counters_note(r->s);
 	bool first = true;
 	int i;
 
@@ -1217,11 +835,11 @@ static void print_report(struct report *r, const struct report_opts *o)
 		printf("{\"file\":%s,\"seconds\":%.3f,\"cpus\":%d,\"snapshots\":%s,\"events\":{",
 		       jstr(o->input), seconds, ncpus,
 		       snapshot_text(&r->snap[1], "time") ? "true" : "false");
-		for (i = 0; i < r->nr_kinds; i++)
+		for (i = 0; i < r->s->nr_kinds; i++)
 			printf("%s%s:%llu", json_sep(&first),
-			       jstr(r->kinds[i].name), r->kinds[i].count);
+			       jstr(r->s->kinds[i].name), r->s->kinds[i].count);
 		printf("},\"other_events\":%llu,\"lost\":{\"ring_buffer\":%.0f,\"missed_events\":%llu,\"tee_kretprobe_missed\":%.0f,\"tee_untracked\":%.0f,\"tcp_probe_missed\":%.0f}",
-		       r->other_events, ring, r->missed_events, tee_missed,
+		       r->s->other_events, ring, r->s->missed_events, tee_missed,
 		       untracked, tcp_missed);
 		printf(",\"counters\":{\"comparable\":%s", note ? "false" : "true");
 		if (note)
@@ -1233,11 +851,11 @@ static void print_report(struct report *r, const struct report_opts *o)
 		       uname ? (int)strcspn(uname, "\n") : 0, uname ? uname : "",
 		       uname ? ", " : "", ncpus, seconds);
 		printf("  events:");
-		for (i = 0; i < r->nr_kinds; i++)
-			printf(" %s %llu", r->kinds[i].name, r->kinds[i].count);
-		printf("; %llu others\n", r->other_events);
+		for (i = 0; i < r->s->nr_kinds; i++)
+			printf(" %s %llu", r->s->kinds[i].name, r->s->kinds[i].count);
+		printf("; %llu others\n", r->s->other_events);
 		printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked, %.0f TCP probe hits missed\n",
-		       ring, r->missed_events, tee_missed, untracked, tcp_missed);
+		       ring, r->s->missed_events, tee_missed, untracked, tcp_missed);
 		if (note)
 			printf("  counters: %s: the module's counters of the start and end\n"
 			       "  snapshots do not subtract and are left out; what follows\n"
@@ -1264,650 +882,84 @@ static void print_report(struct report *r, const struct report_opts *o)
 	}
 }
 
-/* read_buffer - what read_buffers() does with one buffer; false on failure */
-typedef bool (*read_buffer)(struct tracecmd_input *buf, void *data);
-
-/* The most CPUs a trace.dat may say it was recorded on */
-#define READ_MAX_CPUS	8192
-
-/*
- * read_buffers - open every instance buffer of @handle (teeprobe record
- * writes into its own instance), then call @read on the top buffer and on
- * each instance; 0, or -1 at the first failure. The reading child of
- * read_isolated() and the reads in this process both go through here.
- */
-static int read_buffers(struct tracecmd_input *handle, read_buffer read,
-			void *data)
+/* report_print - what "teeprobe report" prints of session @s */
+void report_print(const struct session *s, const struct report_opts *o)
 {
-	struct tracecmd_input **inst = NULL;
-	int i, n, ret = 0;
+	struct report *r = xzalloc(sizeof(*r));
 
-	/*
-	 * A damaged CPU count (half a billion, in a 37 KiB file the fuzzer
-	 * made) has libtracecmd 3.1.6 allocate 8 bytes per CPU and peek at
-	 * every CPU for every record: 4 GB and tens of seconds before it
-	 * gives up. No kernel has more than 8192 CPUs (CONFIG_NR_CPUS).
-	 */
-	n = tep_get_cpus(tracecmd_get_tep(handle));
-	if (n < 1 || n > READ_MAX_CPUS)
-		return -1;
-	n = tracecmd_buffer_instances(handle);
-	if (n > 0)
-		inst = xzalloc(n * sizeof(*inst));
-	for (i = 0; i < n && !ret; i++) {
-		inst[i] = tracecmd_buffer_instance_handle(handle, i);
-		if (!inst[i])
-			ret = -1;
-	}
-	if (!ret && !read(handle, data))
-		ret = -1;
-	for (i = 0; i < n && inst[i]; i++) {
-		if (!ret && !read(inst[i], data))
-			ret = -1;
-		tracecmd_close(inst[i]);
-	}
-	free(inst);
-	return ret;
-}
-
-/* The reading child's guard: per CPU, the offset of the last record */
-struct guard {
-	unsigned long long *last;
-	int ncpus;
-	unsigned long records;
-};
-
-/* Seconds of CPU time the child may spend without a record in between */
-#define READ_STALL_S	5
-/*
- * ... and opening the file, before the first record: its headers hold the
- * kernel's kallsyms (9 MB on Debian's 7.2, in a 1.8 MB compressed file),
- * which libtraceevent parses. In a QEMU guest that took 1.7 s of CPU, and
- * 6.3 s under a SCHED_FIFO hog on the other vCPU (single-threaded TCG runs
- * one vCPU at a time and the guest charges the wait to the task on the
- * other): READ_STALL_S alone failed one read in six there. So opening gets
- * READ_STALL_S plus READ_OPEN_S_PER_MB for each MB of the file (23 s for
- * that one), at most READ_OPEN_S: a small damaged file on which
- * libtracecmd loops is still stopped within about READ_STALL_S.
- */
-#define READ_OPEN_S_PER_MB	10
-#define READ_OPEN_S	60
-
-static unsigned int stall_ms = READ_STALL_S * 1000;
-/* 0: by the file's size (open_budget()); else what report_read_stall() set */
-static unsigned int open_fixed_ms;
-/* the budget of the last open, for the message */
-static unsigned int open_ms = READ_STALL_S * 1000;
-
-/*
- * report_read_stall - the reading child's CPU time without a record, and
- * to open the file, in ms, instead of READ_STALL_S s and the size-scaled
- * budget (0: those again). For the fuzzer, whose inputs are small and
- * which makes the libraries loop often: each loop cost it READ_STALL_S s
- * of CPU.
- */
-void report_read_stall(unsigned int ms)
-{
-	stall_ms = ms ? ms : READ_STALL_S * 1000;
-	open_fixed_ms = ms;
-}
-
-/* open_budget - the ms of CPU time the child may take to open @size bytes */
-static unsigned int open_budget(unsigned long long size)
-{
-	unsigned long long ms;
-
-	if (open_fixed_ms)
-		return open_fixed_ms;
-	ms = READ_STALL_S * 1000ULL +
-	     size * READ_OPEN_S_PER_MB * 1000 / (1024 * 1024);
-	return ms < READ_OPEN_S * 1000 ? ms : READ_OPEN_S * 1000;
-}
-
-/* stall_arm - (re)start the reading child's guard: @ms of CPU time */
-static void stall_arm(unsigned int ms)
-{
-	struct itimerval stall = {
-		.it_value.tv_sec = ms / 1000,
-		.it_value.tv_usec = ms % 1000 * 1000,
-	};
-
-	setitimer(ITIMER_PROF, &stall, NULL);
-}
-
-/*
- * guard_record - end the reading child at the first record that shows the
- * library going round in circles. On a page whose event length is damaged
- * (negative), libtracecmd 3.1.6 walks back to an earlier event and yields
- * the same records for ever (trace-cmd report prints them until the disk
- * is full), and it ignores the callback's return value. In a sound file
- * each CPU's records come at increasing offsets.
- */
-static void guard_record(struct guard *g, struct tep_record *record, int cpu)
-{
-	if (cpu < 0 || record->size < 0)
-		_exit(1);
-	if (cpu >= g->ncpus) {
-		int n = cpu + 1;
-
-		g->last = realloc(g->last, n * sizeof(*g->last));
-		if (!g->last)
-			_exit(1);
-		memset(g->last + g->ncpus, 0,
-		       (n - g->ncpus) * sizeof(*g->last));
-		g->ncpus = n;
-	}
-	if (g->last[cpu] && record->offset <= g->last[cpu])
-		_exit(1);
-	g->last[cpu] = record->offset;
-	if (!(++g->records % 4096))
-		stall_arm(stall_ms);
-}
-
-/* What the reading child reads into */
-struct child_read {
-	struct report *r;
-	struct guard g;
-};
-
-/* child_record - tracecmd_iterate_events callback of the reading child */
-static int child_record(struct tracecmd_input *handle,
-			struct tep_record *record, int cpu, void *data)
-{
-	struct child_read *c = data;
-
-	guard_record(&c->g, record, cpu);
-	return on_record(handle, record, cpu, c->r);
-}
-
-/* child_records - every record of one buffer, guarded; false on failure */
-static bool child_records(struct tracecmd_input *buf, void *data)
-{
-	struct child_read *c = data;
-
-	if (c->g.ncpus)
-		memset(c->g.last, 0, c->g.ncpus * sizeof(*c->g.last));
-	fields_reset();
-	stall_arm(stall_ms);
-	return tracecmd_iterate_events(buf, NULL, 0, child_record, c) >= 0;
-}
-
-/* read_records - every record of one buffer into the report @data */
-static bool read_records(struct tracecmd_input *buf, void *data)
-{
-	fields_reset();
-	return tracecmd_iterate_events(buf, NULL, 0, on_record, data) >= 0;
-}
-
-/*
- * The reading child hands its report to the parent through a pipe: the
- * struct as it is (its pointers mean nothing to the parent), then what
- * each pointer points to, in the order of put_report() and get_report().
- */
-
-/* put - write all of @len bytes; false on failure */
-static bool put(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, c, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		c += n;
-		len -= n;
-	}
-	return true;
-}
-
-/* put_string - a string and its length (SIZE_MAX for none) */
-static bool put_string(int fd, const char *s)
-{
-	size_t len = s ? strlen(s) : SIZE_MAX;
-
-	return put(fd, &len, sizeof(len)) && (!s || put(fd, s, len));
-}
-
-/* put_report - @r down @fd; false on failure */
-static bool put_report(int fd, const struct report *r)
-{
-	bool ok = put(fd, r, sizeof(*r));
-	int i, p;
-
-	for (p = 0; p < 2; p++)
-		for (i = 0; i < r->snap[p].nr; i++)
-			ok = ok && put_string(fd, r->snap[p].src[i].name) &&
-			     put_string(fd, r->snap[p].src[i].text);
-	for (p = 0; p < NR_PHASES; p++)
-		ok = ok && put(fd, r->phase[p].v, r->phase[p].n * sizeof(*r->phase[p].v));
-	for (i = 0; i < r->nr_cmds; i++)
-		ok = ok && put(fd, r->cmds[i].duration.v,
-			       r->cmds[i].duration.n * sizeof(*r->cmds[i].duration.v));
-	return ok && put(fd, r->ev.tee, r->ev.ntee * sizeof(*r->ev.tee)) &&
-	       put(fd, r->ev.netrx, r->ev.nnetrx * sizeof(*r->ev.netrx)) &&
-	       put(fd, r->ev.hs, r->ev.nhs * sizeof(*r->ev.hs)) &&
-	       put(fd, r->ev.acc, r->ev.nacc * sizeof(*r->ev.acc));
-}
-
-/* get - the next @len bytes from @fd into @p; false when the stream ends first */
-static bool get(int fd, void *p, size_t len)
-{
-	char *c = p;
-	ssize_t n;
-
-	while (len) {
-		n = read(fd, c, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		c += n;
-		len -= n;
-	}
-	return true;
-}
-
-/* Most that get_array() allocates ahead of what came */
-#define GET_CHUNK	(1 << 20)
-
-/*
- * get_array - @n elements of @size from @fd into a new array at @v. The
- * array grows with what comes, so a count larger than the stream costs
- * no more memory than the stream.
- */
-static bool get_array(int fd, void *v, size_t n, size_t size)
-{
-	size_t total = n * size, have = 0, cap = 0, want;
-	char *a = NULL, *b;
-
-	if (n && total / n != size)
-		return false;
-	while (have < total) {
-		want = total - have < GET_CHUNK ? total - have : GET_CHUNK;
-		if (have + want > cap) {
-			cap = 2 * cap > have + want ? 2 * cap : have + want;
-			cap = cap < total ? cap : total;
-			b = realloc(a, cap);
-			if (!b)
-				break;
-			a = b;
-		}
-		if (!get(fd, a + have, want))
-			break;
-		have += want;
-	}
-	if (have < total) {
-		free(a);
-		return false;
-	}
-	*(void **)v = a;
-	return true;
-}
-
-/* get_string - a string that put_string() wrote, into @str */
-static bool get_string(int fd, char **str)
-{
-	size_t n;
-
-	*str = NULL;
-	if (!get(fd, &n, sizeof(n)))
-		return false;
-	if (n == SIZE_MAX)
-		return true;
-	if (!get_array(fd, str, n, 1))
-		return false;
-	*str = realloc(*str, n + 1);
-	if (!*str)
-		fatal("out of memory\n");
-	(*str)[n] = '\0';
-	return true;
-}
-
-/*
- * get_report - the report the child sent down @fd, into @r (zeroed, but
- * for its trace_seq, which it keeps); false when the stream is short,
- * longer, or does not add up. Whatever was allocated stays in @r for
- * report_free().
- */
-static bool get_report(int fd, struct report *r)
-{
-	struct trace_seq seq = r->seq;
-	struct snap_source *src;
-	char extra;
-	bool ok;
-	int i, p;
-
-	ok = get(fd, r, sizeof(*r));
-	/* The pointers are the child's: none of them is the parent's. */
-	for (p = 0; p < 2; p++) {
-		for (i = 0; i < SNAP_MAX_SOURCES; i++) {
-			r->snap[p].src[i].name = NULL;
-			r->snap[p].src[i].text = NULL;
-		}
-		memset(&r->pending[p], 0, sizeof(r->pending[p]));
-	}
-	for (p = 0; p < NR_PHASES; p++)
-		r->phase[p].v = NULL;
-	for (i = 0; i < MAX_CMDS; i++)
-		r->cmds[i].duration.v = NULL;
-	r->ev.tee = NULL;
-	r->ev.netrx = NULL;
-	r->ev.hs = NULL;
-	r->ev.acc = NULL;
-	r->seq = seq;		/* this process's own */
-	if (!ok || r->nr_cmds < 0 || r->nr_cmds > MAX_CMDS ||
-	    r->nr_kinds < 0 || r->nr_kinds > MAX_KINDS ||
-	    r->nr_threads < 0 || r->nr_threads > MAX_THREADS) {
-		r->nr_cmds = 0;
-		r->snap[0].nr = r->snap[1].nr = 0;
-		return false;
-	}
-	for (p = 0; p < 2; p++) {
-		if (r->snap[p].nr < 0 || r->snap[p].nr > SNAP_MAX_SOURCES) {
-			r->snap[p].nr = 0;
-			ok = false;
-		}
-		for (i = 0; ok && i < r->snap[p].nr; i++) {
-			src = &r->snap[p].src[i];
-			ok = get_string(fd, &src->name) &&
-			     get_string(fd, &src->text);
-			src->len = src->text ? strlen(src->text) : 0;
-			src->cap = src->text ? src->len + 1 : 0;
-		}
-	}
-	for (p = 0; p < NR_PHASES; p++) {
-		ok = ok && get_array(fd, &r->phase[p].v, r->phase[p].n,
-				     sizeof(*r->phase[p].v));
-		r->phase[p].cap = r->phase[p].n;
-	}
-	for (i = 0; i < r->nr_cmds; i++) {
-		ok = ok && get_array(fd, &r->cmds[i].duration.v,
-				     r->cmds[i].duration.n,
-				     sizeof(*r->cmds[i].duration.v));
-		r->cmds[i].duration.cap = r->cmds[i].duration.n;
-	}
-	ok = ok && get_array(fd, &r->ev.tee, r->ev.ntee, sizeof(*r->ev.tee)) &&
-	     get_array(fd, &r->ev.netrx, r->ev.nnetrx, sizeof(*r->ev.netrx)) &&
-	     get_array(fd, &r->ev.hs, r->ev.nhs, sizeof(*r->ev.hs)) &&
-	     get_array(fd, &r->ev.acc, r->ev.nacc, sizeof(*r->ev.acc));
-	r->ev.cap_tee = r->ev.ntee;
-	r->ev.cap_netrx = r->ev.nnetrx;
-	r->ev.cap_hs = r->ev.nhs;
-	r->ev.cap_acc = r->ev.nacc;
-	/* and nothing after it */
-	return ok && !get(fd, &extra, 1);
-}
-
-static bool read_in_parent;
-
-/*
- * report_read_in_parent - after the child's read succeeds, read the file
- * again in this process instead of taking the child's report: for
- * test_report_read, which checks that the two give the same report.
- */
-void report_read_in_parent(bool yes)
-{
-	read_in_parent = yes;
-}
-
-static pid_t last_child;
-static int last_status;
-
-/*
- * report_last_child - the pid and wait status of the child that read the
- * last file; 0 when none was started. For the fuzzer, which tells a child
- * the libraries killed from one its sanitizers stopped.
- */
-pid_t report_last_child(int *status)
-{
-	*status = last_status;
-	return last_child;
-}
-
-/*
- * child_read - read @input in a child, which sends its report to @fd;
- * does not return: exits 0 when the report went, 1 otherwise.
- */
-static void child_read(const char *input, int fd)
-{
-	struct itimerval off = { 0 };
-	struct tracecmd_input *handle;
-	struct child_read c = { 0 };
-	int null;
-
-	signal(SIGSEGV, SIG_DFL);
-	signal(SIGBUS, SIG_DFL);
-	signal(SIGPROF, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	/*
-	 * Nothing the child says is for the user: where the libraries fail,
-	 * glibc's words ("free(): double free detected in tcache 2") would
-	 * come before the parent's message. (The fuzzer's sanitizers write
-	 * their reports to files: log_path.)
-	 */
-	null = open("/dev/null", O_WRONLY);
-	if (null >= 0) {
-		dup2(null, STDERR_FILENO);
-		close(null);
-	}
-	c.r = xzalloc(sizeof(*c.r));
-	trace_seq_init(&c.r->seq);
-	/* libtracecmd can loop in its reads while it opens a damaged file */
-	stall_arm(open_ms);
-	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!handle || read_buffers(handle, child_records, &c))
-		_exit(1);
-	setitimer(ITIMER_PROF, &off, NULL);
-	if (!read_in_parent && !put_report(fd, c.r))
-		_exit(1);
-	_exit(0);
-}
-
-/*
- * read_isolated - read @input in a child into @r, and say whether it
- * could: 1 when the child read it, 0 when it could not (it died, or its
- * guard stopped it: the caller gives the message), -1 when the child
- * could not be started. The child dies, quietly, where the libraries
- * would crash or loop on a damaged file: libtracecmd 3.1.6 in the error
- * path of tracecmd_buffer_instance_handle() (it closes a shallow copy of
- * the handle) and in tracecmd_alloc_fd() on a damaged version 7 header
- * (it frees a string twice: glibc aborts), libtraceevent 1.7.1 in
- * tracecmd_open() on a damaged event format and in
- * kbuffer_load_subbuffer() on a damaged page (in a compressed file the
- * page is only seen once decompressed, so it cannot be checked
- * beforehand); libtracecmd loops for ever on a page with a
- * negative event length (guard_record() ends it), and anything else that
- * spins without a record, or in its reads while it opens the file, is
- * ended by SIGPROF after READ_STALL_S s of CPU time between records, or
- * open_budget() to open the file (user and system: the loops are often in
- * read() or page faults; report_read_stall() changes the times).
- * trace-cmd report crashes or loops on all of them. Found by tests/fuzz.
- */
-static int read_isolated(const char *input, struct report *r)
-{
-	int fds[2], status;
-	bool ok = true, got;
-	pid_t pid;
-
-	if (pipe(fds))
-		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (!pid) {
-		close(fds[0]);
-		child_read(input, fds[1]);
-	}
-	close(fds[1]);
-	/* taken as it comes, and kept only if the child exits 0 */
-	got = read_in_parent || get_report(fds[0], r);
-	close(fds[0]);		/* a child still writing gets SIGPIPE */
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			ok = false;
-			break;
-		}
-	if (ok) {
-		last_child = pid;
-		last_status = status;
-	}
-	ok = ok && WIFEXITED(status) && !WEXITSTATUS(status);
-	if (ok && !got) {
-		err_msg("report: the reading child's report of %s is incomplete\n",
-			input);
-		ok = false;
-	}
-	return ok;
-}
-
-/*
- * read_file - every buffer of @input into @r; 0, or -1 with a message.
- * The libraries read the file in a child (read_isolated()), which hands
- * the report over; only if no child can be started does this process read
- * it unguarded.
- */
-static int read_file(const char *input, struct report *r)
-{
-	struct tracecmd_input *handle;
-	struct stat st;
-	int ret;
-
-	last_child = 0;
-	last_status = 0;
-	if (stat(input, &st) < 0) {
-		err_msg("report: cannot open %s: %s\n", input, strerror(errno));
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err_msg("report: %s is not a regular file\n", input);
-		return -1;
-	}
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	open_ms = open_budget(st.st_size);
-	ret = read_isolated(input, r);
-	if (ret == 1 && !read_in_parent)
-		return 0;
-	if (!ret && WIFSIGNALED(last_status) && WTERMSIG(last_status) == SIGPROF) {
-		err_msg("report: reading %s was stopped, it made no progress in "
-			"its CPU time (%g s to open the file, %g s between records): "
-			"a damaged trace.dat?\n", input, open_ms / 1000.0,
-			stall_ms / 1000.0);
-		return -1;
-	}
-	handle = ret ? tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS) : NULL;
-	if (!handle) {
-		err_msg("report: %s is not a readable trace.dat (truncated, "
-			"damaged, or not written by trace-cmd)\n", input);
-		return -1;
-	}
-	ret = read_buffers(handle, read_records, r);
-	tracecmd_close(handle);
-	if (ret)
-		err_msg("report: %s is damaged: its events cannot all be read\n",
-			input);
-	return ret;
-}
-
-/* report_free - release what reading allocated */
-static void report_free(struct report *r)
-{
-	int i;
-
-	for (i = 0; i < r->nr_cmds; i++)
-		free(r->cmds[i].duration.v);
-	for (i = 0; i < NR_PHASES; i++)
-		free(r->phase[i].v);
-	for (i = 0; i < 2; i++) {
-		snapshot_free(&r->snap[i]);
-		free(r->pending[i].name);
-		free(r->pending[i].text);
-	}
-	session_events_free(&r->ev);
-	trace_seq_destroy(&r->seq);
+	report_build(r, s);
+	print_report(r, o);
+	report_release(r);
 	free(r);
 }
 
 /*
- * report_read - read @input; NULL (after a message) when it cannot be read
- * or holds nothing of teeprobe's
+ * phase_mean - the mean of one phase over the handshake events of its side
+ * (@client), in the file's order; NAN when there are none
  */
-struct report *report_read(const char *input)
-{
-	struct report *r = xzalloc(sizeof(*r));
-
-	trace_seq_init(&r->seq);
-	if (read_file(input, r)) {
-		report_free(r);
-		return NULL;
-	}
-	if (!r->teeprobe_events && !r->markers) {
-		err_msg("%s holds no teeprobe events (%llu other events); "
-			"record with 'teeprobe record' or 'trace-cmd record -e teeprobe'\n",
-			input, r->other_events);
-		report_free(r);
-		return NULL;
-	}
-	return r;
-}
-
-/* report_events - the session's events, for analyze and plot */
-const struct session_events *report_events(const struct report *r)
-{
-	return &r->ev;
-}
-
-/* report_release - free what report_read returned */
-void report_release(struct report *r)
-{
-	report_free(r);
-}
-
-/* mean_of - mean of samples, NAN when there are none */
-static double mean_of(const struct samples *x)
+static double phase_mean(const struct session *s, bool client,
+			 unsigned long long (*of)(const struct hs_event *))
 {
 	double total = 0;
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = 0; i < x->n; i++)
-		total += x->v[i];
-	return x->n ? total / x->n : NAN;
+	for (i = 0; i < s->ev.nhs; i++) {
+		if (s->ev.hs[i].client != client)
+			continue;
+		total += of(&s->ev.hs[i]);
+		n++;
+	}
+	return n ? total / n : NAN;
+}
+
+static unsigned long long of_syn_synack(const struct hs_event *h)
+{
+	return h->syn_synack_ns;
+}
+
+static unsigned long long of_synack_ack(const struct hs_event *h)
+{
+	return h->synack_ack_ns;
+}
+
+static unsigned long long of_ack_accept(const struct hs_event *h)
+{
+	return h->ack_accept_ns;
+}
+
+static unsigned long long of_connect(const struct hs_event *h)
+{
+	return h->connect_ns;
 }
 
 /* report_summarize - the headline figures of a session */
-void report_summarize(struct report *r, struct session_summary *s)
+void report_summarize(const struct session *ses, struct session_summary *sum)
 {
-	const struct snapshot *a = &r->snap[0], *b = &r->snap[1];
+	const struct snapshot *a = &ses->snap[0], *b = &ses->snap[1];
 	double pct[5], bucket[HIST_BUCKETS], runs, calls = 0, total = 0;
 	double off = 0, accepted = 0;
 	struct tables tb;
 	int i;
 
-	s->seconds = report_seconds(r);
-	s->system_pct = s->softirq_pct = NAN;
+	sum->seconds = session_seconds(ses);
+	sum->system_pct = sum->softirq_pct = NAN;
 	if (derive_cpu(a, b, "cpu", pct)) {
-		s->system_pct = pct[1];
-		s->softirq_pct = pct[2];
+		sum->system_pct = pct[1];
+		sum->softirq_pct = pct[2];
 	}
 	tables_load(&tb, a, b, "netrx_stats");
 	runs = tb.ok ? tables_delta(&tb, "all", NULL, "runs") : NAN;
-	s->ksoftirqd_share = share(tables_delta(&tb, "all", NULL,
+	sum->ksoftirqd_share = share(tables_delta(&tb, "all", NULL,
 						"ksoftirqd_runs"), runs);
 	tables_free(&tb);
 	tables_load(&tb, a, b, "netrx_hist");
 	tables_hist_delta(&tb, "inline_delay", "all", bucket);
-	s->inline_delay_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
+	sum->inline_delay_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
 	tables_free(&tb);
-	s->netrx_per_s = rate(runs, s->seconds);
-	s->rx_packets_per_s = snapshot_text(b, "net_dev") ?
-		rate(derive_nic_rx(a, b, NULL), s->seconds) : NAN;
-	s->packets_per_run = share(s->rx_packets_per_s, s->netrx_per_s);
+	sum->netrx_per_s = rate(runs, sum->seconds);
+	sum->rx_packets_per_s = snapshot_text(b, "net_dev") ?
+		rate(derive_nic_rx(a, b, NULL), sum->seconds) : NAN;
+	sum->packets_per_run = share(sum->rx_packets_per_s, sum->netrx_per_s);
 	tables_load(&tb, a, b, "tee_stats");
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
 		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
@@ -1916,39 +968,39 @@ void report_summarize(struct report *r, struct session_summary *s)
 		total += tables_delta(&tb, "all", tb.t[1].rows[i][1], "total_ns");
 		off += tables_delta(&tb, "all", tb.t[1].rows[i][1], "offcpu_ns");
 	}
-	s->tee_calls_per_s = tb.ok ? rate(calls, s->seconds) : NAN;
-	s->tee_blocked_share = tb.ok ? share(off, total) : NAN;
-	s->tee_mean_ns = calls > 0 ? total / calls : NAN;
-	s->tee_calls = tb.ok ? calls : NAN;
-	s->tee_total_ns = tb.ok ? total : NAN;
+	sum->tee_calls_per_s = tb.ok ? rate(calls, sum->seconds) : NAN;
+	sum->tee_blocked_share = tb.ok ? share(off, total) : NAN;
+	sum->tee_mean_ns = calls > 0 ? total / calls : NAN;
+	sum->tee_calls = tb.ok ? calls : NAN;
+	sum->tee_total_ns = tb.ok ? total : NAN;
 	tables_free(&tb);
 	tables_load(&tb, a, b, "tcp_stats");
-	s->untracked = 0;
+	sum->untracked = 0;
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
 		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
 			continue;
 		accepted += tables_delta(&tb, "all", tb.t[1].rows[i][1], "accepted");
-		s->untracked += tables_delta(&tb, "all", tb.t[1].rows[i][1],
+		sum->untracked += tables_delta(&tb, "all", tb.t[1].rows[i][1],
 					     "untracked");
 	}
-	s->handshakes_per_s = tb.ok ? rate(accepted, s->seconds) : NAN;
-	s->accepted = tb.ok ? accepted : NAN;
+	sum->handshakes_per_s = tb.ok ? rate(accepted, sum->seconds) : NAN;
+	sum->accepted = tb.ok ? accepted : NAN;
 	if (!tb.ok)
-		s->untracked = NAN;
+		sum->untracked = NAN;
 	tables_free(&tb);
 	tables_load(&tb, a, b, "tcp_probes");
-	s->tcp_missed = tb.ok ? 0 : NAN;
+	sum->tcp_missed = tb.ok ? 0 : NAN;
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++)
 		if (tb.t[1].nfields[i] > 0)
-			s->tcp_missed += tables_delta(&tb, tb.t[1].rows[i][0], NULL,
+			sum->tcp_missed += tables_delta(&tb, tb.t[1].rows[i][0], NULL,
 						      "nmissed");
 	tables_free(&tb);
-	s->syn_synack_ns = mean_of(&r->phase[PH_SYN_SYNACK]);
-	s->synack_ack_ns = mean_of(&r->phase[PH_SYNACK_ACK]);
-	s->ack_accept_ns = mean_of(&r->phase[PH_ACK_ACCEPT]);
-	s->connect_ns = mean_of(&r->phase[PH_CONNECT]);
-	s->handshake_ns = s->syn_synack_ns + s->synack_ack_ns + s->ack_accept_ns;
-	s->tee_per_hs_ns = s->accepted > 0 ? s->tee_total_ns / s->accepted : NAN;
+	sum->syn_synack_ns = phase_mean(ses, false, of_syn_synack);
+	sum->synack_ack_ns = phase_mean(ses, false, of_synack_ack);
+	sum->ack_accept_ns = phase_mean(ses, false, of_ack_accept);
+	sum->connect_ns = phase_mean(ses, true, of_connect);
+	sum->handshake_ns = sum->syn_synack_ns + sum->synack_ack_ns + sum->ack_accept_ns;
+	sum->tee_per_hs_ns = sum->accepted > 0 ? sum->tee_total_ns / sum->accepted : NAN;
 }
 
 /* report_main - entry point of teeprobe report */
@@ -1964,7 +1016,7 @@ int report_main(int argc, char **argv)
 	};
 	struct report_opts o = { .input = "trace.dat", .hist = true,
 				 .header = true };
-	struct report *r;
+	struct session *s;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
@@ -1993,10 +1045,10 @@ int report_main(int argc, char **argv)
 		err_msg("report: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	r = report_read(o.input);
-	if (!r)
+	s = session_read(o.input);
+	if (!s)
 		return 1;
-	print_report(r, &o);
-	report_free(r);
+	report_print(s, &o);
+	session_free(s);
 	return 0;
 }

@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report.h - a recorded session read back, and its headline figures, for
- * "teeprobe report" and "teeprobe compare".
+ * report.h - "teeprobe report": a session's tables printed, and the
+ * headline figures of a session for report, analyze and compare.
  */
 #ifndef TEEPROBE_REPORT_H
 #define TEEPROBE_REPORT_H
 
 #include <stdbool.h>
-#include <sys/types.h>
 
-struct report;
-struct session_events;
+struct session;
 
 /* The figures of the case's before/after table, NAN when not recorded */
 struct session_summary {
@@ -29,14 +27,14 @@ struct session_summary {
 	double tcp_missed;	/* TCP hook and probe hits missed */
 };
 
-struct report *report_read(const char *input);
-void report_read_in_parent(bool yes);
-void report_read_stall(unsigned int ms);
-pid_t report_last_child(int *status);
-void report_summarize(struct report *r, struct session_summary *s);
-bool report_has_snapshots(const struct report *r);
-const char *report_counters_note(const struct report *r);
-const struct session_events *report_events(const struct report *r);
-void report_release(struct report *r);
+struct report_opts {
+	const char *input;	/* the file's name, as the report shows it */
+	bool json;
+	bool hist;
+	bool header;
+};
+
+void report_print(const struct session *s, const struct report_opts *o);
+void report_summarize(const struct session *ses, struct session_summary *sum);
 
 #endif /* TEEPROBE_REPORT_H */

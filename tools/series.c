@@ -214,15 +214,6 @@ void series_free(struct series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void session_events_free(struct session_events *ev)
-{
-	free(ev->tee);
-	free(ev->netrx);
-	free(ev->hs);
-	free(ev->acc);
-	memset(ev, 0, sizeof(*ev));
-}
-
 double point_netrx_delay_ns(const struct win_point *p)
 {
 	double n = p->inline_n + p->ksoftirqd_n;

@@ -228,3 +228,75 @@ int snapshot_parse_marker(const char *marker, char *phase, size_t phase_len,
 	*line = end + 1;
 	return 0;
 }
+
+/*
+ * snapshot_read_marker - one marker's @text, as the session's reader meets
+ * it, into the start (@snap[0]) or end (@snap[1]) snapshot: a whole line,
+ * or a piece kept in @pending (per phase) until its line's last piece comes.
+ * Returns 1 when @text was a line (or piece) of a snapshot, 0 when it was
+ * some other marker.
+ */
+int snapshot_read_marker(struct snapshot snap[2], struct snap_source pending[2],
+			 const char *text)
+{
+	char phase[16], source[64];
+	struct snap_source *pend;
+	const char *line;
+	bool more;
+	size_t n;
+	int p;
+
+	if (snapshot_parse_marker(text, phase, sizeof(phase), source,
+				  sizeof(source), &line))
+		return 0;
+	more = phase[strlen(phase) - 1] == '+';
+	if (more)
+		phase[strlen(phase) - 1] = '\0';
+	if (!strcmp(phase, "start"))
+		p = 0;
+	else if (!strcmp(phase, "end"))
+		p = 1;
+	else
+		return 0;
+	pend = &pending[p];
+	if (pend->name && strcmp(pend->name, source)) {
+		free(pend->name);	/* pieces of another line: drop them */
+		pend->name = NULL;
+		pend->len = 0;
+	}
+	if (!more && !pend->name) {
+		snapshot_add_line(&snap[p], source, line);
+		return 1;
+	}
+	n = strcspn(line, "\n");
+	if (!pend->name)
+		pend->name = xstrdup(source);
+	if (pend->len + n + 1 > pend->cap) {
+		pend->cap = (pend->len + n + 1) * 2;
+		pend->text = realloc(pend->text, pend->cap);
+		if (!pend->text)
+			fatal("out of memory\n");
+	}
+	memcpy(pend->text + pend->len, line, n);
+	pend->len += n;
+	pend->text[pend->len] = '\0';
+	if (more)
+		return 1;
+	snapshot_add_line(&snap[p], source, pend->text);
+	free(pend->name);
+	pend->name = NULL;
+	pend->len = 0;
+	return 1;
+}
+
+/* snapshot_pending_free - release the pieces snapshot_read_marker() kept */
+void snapshot_pending_free(struct snap_source pending[2])
+{
+	int p;
+
+	for (p = 0; p < 2; p++) {
+		free(pending[p].name);
+		free(pending[p].text);
+		memset(&pending[p], 0, sizeof(pending[p]));
+	}
+}

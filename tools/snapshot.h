@@ -11,8 +11,9 @@
  * (a line longer than SNAP_PIECE goes in pieces, all but the last with
  * PHASE+ as their phase)
  * so the recording is one self-contained trace.dat that trace-cmd also
- * reads; "teeprobe report" rebuilds the two snapshots from those lines and
- * "teeprobe stat" takes snapshots live.
+ * reads; the session's reader (session.c) rebuilds the two snapshots from
+ * those lines with snapshot_read_marker(), and "teeprobe stat" takes
+ * snapshots live. Both halves of that protocol are here.
  */
 #ifndef TEEPROBE_SNAPSHOT_H
 #define TEEPROBE_SNAPSHOT_H
@@ -46,5 +47,8 @@ int snapshot_write_markers(struct tracefs_instance *instance,
 			   const char *phase, const struct snapshot *s);
 int snapshot_parse_marker(const char *marker, char *phase, size_t phase_len,
 			  char *source, size_t source_len, const char **line);
+int snapshot_read_marker(struct snapshot snap[2], struct snap_source pending[2],
+			 const char *text);
+void snapshot_pending_free(struct snap_source pending[2]);
 
 #endif /* TEEPROBE_SNAPSHOT_H */

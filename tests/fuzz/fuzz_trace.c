@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_trace.c - the whole trace.dat reader: the input as a file, read by
- * report_read() (libtracecmd, libtraceevent, then the markers and events),
+ * session_read() (libtracecmd, libtraceevent, then the markers and events),
  * summarised, cut into windows by series_build(), and its accept-queue
  * waits split by acceptq_measure().
  *
- * report_read() reads the file in a child first, which may die where the
+ * session_read() reads the file in a child first, which may die where the
  * libraries crash on a damaged file: that is the reader's guard working,
  * not a finding. A child that its sanitizers stop (exit status
  * SANITIZER_EXIT) is a finding: this process aborts, so that libFuzzer
  * keeps the input. The child's report is in ASan's log_path.PID (the
- * child's stderr is /dev/null, report.c), which tests/fuzz/run sets, and
+ * child's stderr is /dev/null, readguard.c), which tests/fuzz/run sets, and
  * passes here as FUZZ_TRACE_CHILD_LOG. One kind is not: a report whose
  * first frame outside the sanitizer runtime is in libtracecmd or
  * libtraceevent (a double free in the library, say) is the library's bug,
@@ -40,11 +40,13 @@
 
 #include "fuzz.h"
 #include "../../tools/acceptq.h"
+#include "../../tools/readguard.h"
 #include "../../tools/report.h"
+#include "../../tools/session.h"
 #include "../../tools/series.h"
 #include "../../tools/utils.h"
 
-/* The reading child's stall guard here: report_read_stall() */
+/* The reading child's stall guard here: readguard_set_stall() */
 #define STALL_MS	100
 
 /* What the sanitizers exit with; the reader's own child exits 0 or 1 */
@@ -64,7 +66,7 @@ const char *__ubsan_default_options(void)
 
 /*
  * __asan_on_error - ASan found an error and starts its report: the
- * reading child's stall guard (report_read_stall(), a short one here)
+ * reading child's stall guard (readguard_set_stall(), a short one here)
  * must not end the child before the report is written and the child
  * exits SANITIZER_EXIT
  */
@@ -187,7 +189,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	 * here, with 500 ms a quarter, with 200 ms a fifth (1 % of the
 	 * inputs). An input (at most 256 KiB) is read in under 40 ms of CPU.
 	 */
-	report_read_stall(STALL_MS);
+	readguard_set_stall(STALL_MS);
 	cover_init();
 	if (pthread_atfork(NULL, NULL, in_child))
 		abort();
@@ -324,20 +326,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct session_summary sum;
 	struct series ser = { 0 };
 	struct acceptq q;
-	struct report *r;
+	struct session *r;
 	int status;
 	pid_t pid;
 
-	r = report_read(input_file(data, size));
-	pid = report_last_child(&status);
+	r = session_read(input_file(data, size));
+	pid = readguard_last_child(&status);
 	child_check(pid, status);
 	cover_take(pid);
 	if (!r)
 		return 0;
 	report_summarize(r, &sum);
-	if (!series_build(report_events(r), &ser))
+	if (!series_build(&r->ev, &ser))
 		series_free(&ser);
-	acceptq_measure(report_events(r), &q);
-	report_release(r);
+	acceptq_measure(&r->ev, &q);
+	session_free(r);
 	return 0;
 }

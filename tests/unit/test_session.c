@@ -1,17 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_report_read.c - unit tests for the read of tools/report.c: the
- * report that the reading child hands over through a pipe is the report
- * this process reads itself (printed, summarised, and event by event), on
- * the recorded trace.dat files of the fuzz corpus; a short or inconsistent
- * hand-over is refused; damaged files give no report and leave this
- * process alive.
- *
- * report.c is included whole, for its static reader and printer.
+ * test_session.c - unit tests for the session reader (tools/session.c,
+ * tools/readguard.c) and what report prints of it: the session that the
+ * reading child hands over through a pipe is the session this process
+ * reads itself (printed, summarised, and event by event), on the recorded
+ * trace.dat files of the fuzz corpus; a short or inconsistent hand-over is
+ * refused; damaged files give no session and leave this process alive.
  */
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-#include "../../tools/report.c"
+#include "../../tools/derive.h"
+#include "../../tools/readguard.h"
+#include "../../tools/report.h"
+#include "../../tools/session.h"
+#include "../../tools/utils.h"
 #include "tap.h"
 
 #ifndef TEST_CORPUS
@@ -32,7 +41,7 @@ static char *slurp(int fd, size_t *len)
 }
 
 /* printed - what "teeprobe report" prints for @r (@json: --json) */
-static char *printed(struct report *r, bool json)
+static char *printed(const struct session *r, bool json)
 {
 	struct report_opts o = { .input = "x.dat", .json = json,
 				 .hist = true, .header = true };
@@ -42,7 +51,7 @@ static char *printed(struct report *r, bool json)
 
 	fflush(stdout);
 	dup2(fd, 1);
-	print_report(r, &o);
+	report_print(r, &o);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
@@ -51,32 +60,32 @@ static char *printed(struct report *r, bool json)
 	return text;
 }
 
-/* handed_over - @r as put_report() writes it; its length in @len */
-static char *handed_over(const struct report *r, size_t *len)
+/* handed_over - @r as session_put() writes it; its length in @len */
+static char *handed_over(const struct session *r, size_t *len)
 {
 	int fd = fileno(tmpfile());
 	char *buf;
 
-	if (!put_report(fd, r))
+	if (!session_put(fd, r))
 		abort();
 	buf = slurp(fd, len);
 	close(fd);
 	return buf;
 }
 
-/* take - get_report() on the first @len bytes of @buf; true if accepted */
+/* take - session_take() on the first @len bytes of @buf; true if accepted */
 static bool take(const char *buf, size_t len)
 {
-	struct report *r = xzalloc(sizeof(*r));
+	struct session *r = xzalloc(sizeof(*r));
 	int fd = fileno(tmpfile());
 	bool ok;
 
-	trace_seq_init(&r->seq);
 	if (pwrite(fd, buf, len, 0) != (ssize_t)len)
 		abort();
-	ok = get_report(fd, r);
+	lseek(fd, 0, SEEK_SET);
+	ok = session_take(fd, r);
 	close(fd);
-	report_free(r);
+	session_free(r);
 	return ok;
 }
 
@@ -85,7 +94,9 @@ static bool same_tee(const struct tee_call *a, const struct tee_call *b)
 {
 	return a->end_ns == b->end_ns && a->dur_ns == b->dur_ns &&
 	       a->offcpu_ns == b->offcpu_ns && a->runq_ns == b->runq_ns &&
-	       a->cpu == b->cpu && a->tid == b->tid && a->setup == b->setup;
+	       a->queue_wait_ns == b->queue_wait_ns && a->ret == b->ret &&
+	       a->cmd == b->cmd && a->cpu == b->cpu && a->tid == b->tid &&
+	       a->setup == b->setup;
 }
 
 static bool same_netrx(const struct netrx_win *a, const struct netrx_win *b)
@@ -109,7 +120,8 @@ static bool same_hs(const struct hs_event *a, const struct hs_event *b)
 	       a->syn_synack_ns == b->syn_synack_ns &&
 	       a->synack_ack_ns == b->synack_ack_ns &&
 	       a->ack_accept_ns == b->ack_accept_ns &&
-	       a->connect_ns == b->connect_ns;
+	       a->connect_ns == b->connect_ns &&
+	       a->connect_call_ns == b->connect_call_ns;
 }
 
 /* same_events - the two reports kept the same events for analyze/plot */
@@ -136,20 +148,20 @@ static bool same_events(const struct session_events *a,
 static void test_file(const char *name)
 {
 	struct session_summary sa, sb;
-	struct report *a, *b;
+	struct session *a, *b;
 	char path[4096], *ta, *tb, *stream;
 	size_t len, cut;
 	bool ok;
 	int json;
 
 	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, name);
-	a = report_read(path);
-	report_read_in_parent(true);
-	b = report_read(path);
-	report_read_in_parent(false);
+	a = session_read(path);
+	session_read_in_parent(true);
+	b = session_read(path);
+	session_read_in_parent(false);
 	if (!tap_ok(a && b, "%s: read by the child and in this process", name)) {
-		report_release(a);
-		report_release(b);
+		session_free(a);
+		session_free(b);
 		return;
 	}
 	tap_diag("%s: %llu teeprobe events, %zu TEE calls, %zu NET_RX windows, %zu handshakes",
@@ -182,26 +194,33 @@ static void test_file(const char *name)
 	tap_ok(ok && !take(stream, len - 1),
 	       "%s: shorter hand-overs are refused", name);
 	free(stream);
-	report_release(a);
-	report_release(b);
+	session_free(a);
+	session_free(b);
 }
 
 /* test_inconsistent - counts that do not fit what was sent are refused */
 static void test_inconsistent(void)
 {
 	char path[4096], *stream;
-	struct report *r, *h;
+	struct session *r, *h;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/stall-small.dat", TEST_CORPUS);
-	r = report_read(path);
+	r = session_read(path);
 	if (!tap_ok(r != NULL, "stall-small.dat read for the hand-over tests"))
 		return;
 	stream = handed_over(r, &len);
-	h = (struct report *)stream;	/* the struct comes first, as it is */
+	h = (struct session *)stream;	/* the struct comes first, as it is */
 
-	h->nr_cmds = MAX_CMDS + 1;
-	tap_ok(!take(stream, len), "a command count past MAX_CMDS is refused");
+	h->nr_cmds = SESSION_MAX_CMDS + 1;
+	tap_ok(!take(stream, len), "a command count past SESSION_MAX_CMDS is refused");
+	h->nr_cmds = r->nr_cmds;
+	h->nr_threads = SESSION_MAX_THREADS + 1;
+	tap_ok(!take(stream, len), "a thread count past SESSION_MAX_THREADS is refused");
+	h->nr_threads = r->nr_threads;
+	h->nr_kinds = -1;
+	tap_ok(!take(stream, len), "a negative kind count is refused");
+	h->nr_kinds = r->nr_kinds;
 	h->nr_cmds = r->nr_cmds;
 	h->snap[1].nr = SNAP_MAX_SOURCES + 1;
 	tap_ok(!take(stream, len), "a snapshot source count past the array is refused");
@@ -218,7 +237,7 @@ static void test_inconsistent(void)
 	stream = realloc(stream, len + 1);
 	tap_ok(!take(stream, len + 1), "a byte past the end is refused");
 	free(stream);
-	report_release(r);
+	session_free(r);
 }
 
 /* test_damaged - files the libraries crash or loop on give no report */
@@ -236,39 +255,39 @@ static void test_damaged(void)
 	int mode;
 
 	for (mode = 0; mode < 2; mode++) {
-		report_read_in_parent(mode);
+		session_read_in_parent(mode);
 		for (i = 0; i < ARRAY_SIZE(names); i++) {
 			snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, names[i]);
-			tap_ok(!report_read(path), "%s: no report%s, and no crash",
+			tap_ok(!session_read(path), "%s: no report%s, and no crash",
 			       names[i], mode ? " (read again in this process)" : "");
 		}
 	}
-	report_read_in_parent(false);
+	session_read_in_parent(false);
 }
 
 /* test_last_child - what the reading child ended with, as the fuzzer sees it */
 static void test_last_child(void)
 {
 	char path[4096];
-	struct report *r;
+	struct session *r;
 	int status = -1;
 	pid_t pid;
 
 	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "tee-small.dat");
-	r = report_read(path);
-	pid = report_last_child(&status);
+	r = session_read(path);
+	pid = readguard_last_child(&status);
 	tap_ok(r && pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status),
 	       "tee-small.dat: its reading child %d exited 0", (int)pid);
-	report_release(r);
+	session_free(r);
 	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "regress-kbuffer-crash.dat");
-	r = report_read(path);
-	pid = report_last_child(&status);
+	r = session_read(path);
+	pid = readguard_last_child(&status);
 	tap_ok(!r && pid > 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
 	       "regress-kbuffer-crash.dat: its reading child %d died of SIGSEGV (status %#x)",
 	       (int)pid, status);
 	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "no-such-file.dat");
-	r = report_read(path);
-	pid = report_last_child(&status);
+	r = session_read(path);
+	pid = readguard_last_child(&status);
 	tap_ok(!r && !pid, "a missing file: no reading child");
 }
 
@@ -285,13 +304,13 @@ static double child_cpu_s(void)
 
 /*
  * test_stall - the reading child's guard ends a child that loops without a
- * record after the CPU time report_read_stall() gives it: SIGPROF, well
- * before the default READ_STALL_S s
+ * record after the CPU time readguard_set_stall() gives it: SIGPROF, well
+ * before the default READGUARD_STALL_S s
  */
 static void test_stall(void)
 {
 	char path[4096];
-	struct report *r;
+	struct session *r;
 	char said[512];
 	int status = -1, saved;
 	double cpu;
@@ -305,11 +324,11 @@ static void test_stall(void)
 		abort();
 	fflush(stderr);
 	dup2(fileno(msg), STDERR_FILENO);
-	report_read_stall(200);
+	readguard_set_stall(200);
 	cpu = child_cpu_s();
-	r = report_read(path);
+	r = session_read(path);
 	cpu = child_cpu_s() - cpu;
-	pid = report_last_child(&status);
+	pid = readguard_last_child(&status);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -321,21 +340,22 @@ static void test_stall(void)
 	       status);
 	tap_ok(strstr(said, "was stopped, it made no progress in its CPU time (0.2 s to open the file, 0.2 s between records)") != NULL,
 	       "... and the message says the guard stopped it, with its times");
-	report_read_stall(0);
-	tap_ok(cpu < READ_STALL_S / 2.0,
+	readguard_set_stall(0);
+	tap_ok(cpu < READGUARD_STALL_S / 2.0,
 	       "... after %.2f s of CPU with a 200 ms guard (the default: %d s)",
-	       cpu, READ_STALL_S);
-	tap_ok(stall_ms == READ_STALL_S * 1000 && !open_fixed_ms,
-	       "report_read_stall(0) restores %d s (and the size-scaled open)",
-	       READ_STALL_S);
-	/* opening: READ_STALL_S, and READ_OPEN_S_PER_MB more per MB, capped */
-	tap_ok(open_budget(0) == READ_STALL_S * 1000,
-	       "opening an empty file may take %d s", READ_STALL_S);
-	tap_ok(open_budget(1800 * 1024) == 22578,
+	       cpu, READGUARD_STALL_S);
+	tap_ok(readguard_stall_ms() == READGUARD_STALL_S * 1000 &&
+	       readguard_open_budget(1800 * 1024) != readguard_open_budget(0),
+	       "readguard_set_stall(0) restores %d s (and the size-scaled open)",
+	       READGUARD_STALL_S);
+	/* opening: READGUARD_STALL_S, and READGUARD_OPEN_S_PER_MB more per MB, capped */
+	tap_ok(readguard_open_budget(0) == READGUARD_STALL_S * 1000,
+	       "opening an empty file may take %d s", READGUARD_STALL_S);
+	tap_ok(readguard_open_budget(1800 * 1024) == 22578,
 	       "... a 1.8 MB one (7.2's kallsyms inside) 22578 ms: %u",
-	       open_budget(1800 * 1024));
-	tap_ok(open_budget(1ULL << 40) == READ_OPEN_S * 1000,
-	       "... a 1 TB one at most %d s", READ_OPEN_S);
+	       readguard_open_budget(1800 * 1024));
+	tap_ok(readguard_open_budget(1ULL << 40) == READGUARD_OPEN_S * 1000,
+	       "... a 1 TB one at most %d s", READGUARD_OPEN_S);
 }
 
 /*
@@ -352,13 +372,13 @@ static void test_phase_line(void)
 	snapshot_add_line(&s, "tcp_stats", "# port phase count sum_ns max_ns p50_ns p99_ns");
 	snapshot_add_line(&s, "tcp_stats", "phase 7000 syn_synack 20 4000 500 128 511");
 	snapshot_add_line(&s, "tcp_stats", "phase 7000 ack_accept 10 9000 2000 1024 2047");
-	found = tcp_phase_line(&s, "7000", "connect_call", v);
+	found = derive_tcp_phase(&s, "7000", "connect_call", v);
 	tap_ok(!found && !v[0] && !v[1] && !v[2] && !v[3] && !v[4],
 	       "phase line: a phase without a line reads as zeros (got %g %g %g)",
 	       v[0], v[1], v[2]);
-	found = tcp_phase_line(&s, "7001", "syn_synack", v);
+	found = derive_tcp_phase(&s, "7001", "syn_synack", v);
 	tap_ok(!found && !v[0], "phase line: a port without a line reads as zeros");
-	found = tcp_phase_line(&s, "7000", "syn_synack", v);
+	found = derive_tcp_phase(&s, "7000", "syn_synack", v);
 	tap_ok(found && v[0] == 20 && v[1] == 4000 && v[2] == 500,
 	       "phase line: a present phase reads its own numbers");
 	snapshot_free(&s);
@@ -366,18 +386,37 @@ static void test_phase_line(void)
 
 /*
  * test_threads_overflow - calls of threads beyond those the report keeps
- * are said, in text and JSON, never dropped silently
+ * are said, in text and JSON, never dropped silently: the calls of
+ * tee-small.dat, then one call of each of as many new threads as fill the
+ * report's table and 7 more
  */
 static void test_threads_overflow(void)
 {
 	char path[4096], *text, *json;
-	struct report *r;
+	struct session *r;
+	int seen = 0, extra, tid, i;
+	size_t e, j;
 
 	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "tee-small.dat");
-	r = report_read(path);
-	if (!tap_ok(r != NULL, "threads overflow: tee-small.dat read"))
+	r = session_read(path);
+	if (!tap_ok(r != NULL && r->ev.ntee, "threads overflow: tee-small.dat read"))
 		return;
-	r->threads_overflow = 7;
+	/* the threads the file's calls come from */
+	for (e = 0; e < r->ev.ntee; e++) {
+		for (j = 0; j < e; j++)
+			if (r->ev.tee[j].tid == r->ev.tee[e].tid)
+				break;
+		seen += j == e;
+	}
+	extra = SESSION_MAX_THREADS - seen + 7;
+	r->ev.tee = realloc(r->ev.tee, (r->ev.ntee + extra) * sizeof(*r->ev.tee));
+	if (!r->ev.tee)
+		abort();
+	for (i = 0, tid = 1000000; i < extra; i++, tid++) {
+		r->ev.tee[r->ev.ntee] = r->ev.tee[0];
+		r->ev.tee[r->ev.ntee++].tid = tid;
+	}
+	r->ev.cap_tee = r->ev.ntee;
 	text = printed(r, false);
 	json = printed(r, true);
 	tap_ok(strstr(text, "(7 calls of threads beyond the 1024 this report keeps") != NULL,
@@ -386,7 +425,7 @@ static void test_threads_overflow(void)
 	       "threads overflow: so does the JSON");
 	free(text);
 	free(json);
-	report_release(r);
+	session_free(r);
 }
 
 int main(void)
