@@ -19,8 +19,15 @@ struct row {
 	const char *name;	/* printed */
 	const char *key;	/* JSON */
 	size_t offset;		/* in struct session_summary */
-	double scale;		/* printed value = value * scale */
+	double scale;		/* printed value = value * scale; JSON: value */
 };
+
+/*
+ * The JSON's version: 2 since its values are in the units their keys name
+ * (ns, a share of 1, percent for _pct; format 1 had the text's us, ms and
+ * percent shares under the same keys)
+ */
+#define COMPARE_JSON_FORMAT	2
 
 #define ROW(n, k, f, sc) { n, k, offsetof(struct session_summary, f), sc }
 
@@ -57,10 +64,16 @@ static void compare_usage(FILE *out)
 		"(after / before). '-' marks a figure a session does not have.\n");
 }
 
+/* raw - a row's value in a summary, in the unit its key names */
+static double raw(const struct session_summary *s, const struct row *r)
+{
+	return *(const double *)((const char *)s + r->offset);
+}
+
 /* value - a row's printed value in a summary */
 static double value(const struct session_summary *s, const struct row *r)
 {
-	return *(const double *)((const char *)s + r->offset) * r->scale;
+	return raw(s, r) * r->scale;
 }
 
 /* json_num - a number, or null */
@@ -115,11 +128,12 @@ int compare_main(int argc, char **argv)
 		session_free(r);
 	}
 	if (json) {
-		printf("{\"before\":%s,\"after\":%s,\"rows\":[",
-		       jstr(argv[optind]), jstr(argv[optind + 1]));
+		printf("{\"format\":%d,\"before\":%s,\"after\":%s,\"rows\":[",
+		       COMPARE_JSON_FORMAT, jstr(argv[optind]),
+		       jstr(argv[optind + 1]));
 		for (i = 0; i < ARRAY_SIZE(rows); i++) {
-			a = value(&sum[0], &rows[i]);
-			b = value(&sum[1], &rows[i]);
+			a = raw(&sum[0], &rows[i]);
+			b = raw(&sum[1], &rows[i]);
 			printf("%s{\"metric\":\"%s\",", i ? "," : "", rows[i].key);
 			json_num("before", a, true);
 			json_num("after", b, true);

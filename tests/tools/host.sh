@@ -129,6 +129,55 @@ check_fails "plot on an empty file" "not a readable trace.dat" \
 check_fails "plot on trace.dat magic followed by garbage" \
 	"not a readable trace.dat|is damaged|no teeprobe events|no windows" \
 	"$TEEPROBE" plot -i "$tmp/garbage1.dat" -o "$tmp/garbage1"
+# --- JSON: hostile names round-trip, and compare's units -------------------------------
+# A file name with a quote, a backslash, a control byte and bytes that are
+# not UTF-8: every command's --json stays strict JSON (a strict parser, no
+# NaN), and names the file as it can (the bad bytes as U+FFFD)
+hostile=$(printf '%s/h"q\\b\001\377\376.dat' "$tmp")
+cp "$corpus/tee-small.dat" "$hostile"
+for cmd in "report --json -i" "analyze --json -i" "compare --json $corpus/stall-small.dat"; do
+	check "${cmd%% *} --json with a hostile file name is strict JSON naming it" \
+		/usr/bin/python3 -c '
+import json, sys
+def no_const(c):
+    raise ValueError("not JSON: " + c)
+raw = sys.stdin.buffer.read()
+d = json.loads(raw.decode("utf-8"), parse_constant=no_const)
+name = d.get("file", d.get("after"))
+assert name == sys.argv[1].encode("utf-8", "surrogateescape").decode("utf-8", "replace"), name
+' "$hostile" < <("$TEEPROBE" $cmd "$hostile" 2>/dev/null)
+done
+# compare --json: each value in the unit its key names (ns, a share of 1,
+# percent for _pct), format 2; the text table shows the same figures in us,
+# ms and percent: the two agree row by row
+"$TEEPROBE" compare "$corpus/stall-small.dat" "$corpus/tee-small.dat" >"$tmp/cmp.txt" 2>&1
+"$TEEPROBE" compare --json "$corpus/stall-small.dat" "$corpus/tee-small.dat" >"$tmp/cmp.json" 2>&1
+check "compare --json's units match the text table's, row by row" /usr/bin/python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[2]))
+assert d["format"] == 2, d.get("format")
+text = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"^(\S.*?)\s+(-|[-+0-9.]+)\s+(-|[-+0-9.]+)\s+(-|[-+0-9.]+)\s+(-|[0-9.]+x)$", line)
+    if m and m.group(1).strip():
+        text[m.group(1).strip()] = m.group(2, 3)
+assert len(text) == len(d["rows"]), (len(text), len(d["rows"]))
+order = list(text)
+for i, r in enumerate(d["rows"]):
+    name = order[i]
+    k = r["metric"]
+    scale = 1e-3 if name.endswith(" us") else 1e-6 if name.endswith(" ms per handshake") else 1
+    if k.endswith("_share"):
+        scale = 100
+    assert k.endswith(("_ns", "_share", "_pct", "_per_s", "_per_run")), k
+    assert (k.endswith("_ns")) == (scale in (1e-3, 1e-6)), (k, name)
+    for side, t in (("before", text[name][0]), ("after", text[name][1])):
+        v = r[side]
+        if t == "-":
+            assert v is None, (k, side, v)
+        else:
+            assert v is not None and abs(v * scale - float(t)) <= 0.0051 + 1e-9 * abs(float(t)), (k, side, v, t)
+' "$tmp/cmp.txt" "$tmp/cmp.json"
 # tests/vm/test-times: a step's time runs from the result (or the test's
 # start) before it
 printf '%s\n' "100 t10-a (start)" "105 t10-a first check" "130 t10-a second one" \
