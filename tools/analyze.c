@@ -86,7 +86,7 @@ struct analysis {
 static void analyze_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: teeprobe analyze [-i FILE] [--json] [--windows] [--target-us US]\n"
+		"usage: teeprobe analyze [--json] [--windows] [--target-us US] [-i FILE | FILE]\n"
 		"       teeprobe analyze -d SECONDS [-p PID]... [-w MS] [-i FILE] [...]\n\n"
 		"Names the link of the chain to blame for the handshake time of a\n"
 		"session recorded with 'teeprobe record' (default trace.dat), with\n"
@@ -94,7 +94,7 @@ static void analyze_usage(FILE *out)
 		"ioctl time, NET_RX delay and handshake time move together from\n"
 		"window to window (Pearson's r at the best lag, and rank\n"
 		"correlation), per CPU and host-wide, and the verdict.\n\n"
-		"  -i, --input FILE   the recorded session\n"
+		"  -i, --input FILE   the recorded session; or FILE\n"
 		"  -d, --duration S   live: record S seconds into FILE first (with\n"
 		"                     'teeprobe record'; -p and -w are passed to it)\n"
 		"  -p, --pid PID      (live) the service's process; repeatable\n"
@@ -802,6 +802,7 @@ int analyze_main(int argc, char **argv)
 	};
 	struct analyze_opts o = { .input = "trace.dat" };
 	struct analysis a = { 0 };
+	const char *in_opt = NULL;
 	struct session *r;
 	char *end;
 	double t;
@@ -811,7 +812,7 @@ int analyze_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:d:p:w:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			o.input = optarg;
+			in_opt = optarg;
 			break;
 		case 'd':
 			o.duration = optarg;
@@ -844,14 +845,11 @@ int analyze_main(int argc, char **argv)
 			analyze_usage(stdout);
 			return 0;
 		default:
-			analyze_usage(stderr);
-			return 2;
+			return usage_error("analyze", analyze_usage);
 		}
 	}
-	if (optind < argc) {
-		err_msg("analyze: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	if (input_arg("analyze", in_opt, argc, argv, optind, &o.input))
+		return usage_error("analyze", analyze_usage);
 	if (o.nr_record_args && !o.duration) {
 		err_msg("analyze: -p and -w go with -d (a live session)\n");
 		return 2;

@@ -121,8 +121,7 @@ int check_main(int argc, char **argv)
 			check_usage(stdout);
 			return 0;
 		default:
-			check_usage(stderr);
-			return 2;
+			return usage_error("check", check_usage);
 		}
 	}
 	if (optind < argc) {

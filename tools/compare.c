@@ -55,7 +55,7 @@ static const struct row rows[] = {
 static void compare_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: teeprobe compare [--json] BEFORE AFTER\n\n"
+		"usage: teeprobe compare [--json] BEFORE AFTER | -i BEFORE -i AFTER\n\n"
 		"Prints the case's before/after table from two sessions recorded\n"
 		"with 'teeprobe record': %%system, %%softirq, NET_RX softirqs/s,\n"
 		"NIC rx packets/s, the NET_RX delay, TEE calls/s, their blocked\n"
@@ -90,10 +90,13 @@ int compare_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *file[2] = { NULL, NULL };
 	struct session_summary sum[2];
+	int nr_opt = 0;
 	const char *note[2];
 	struct session *r;
 	bool json = false;
@@ -101,8 +104,16 @@ int compare_main(int argc, char **argv)
 	size_t i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			if (nr_opt == 2) {
+				err_msg("compare: -i comes twice, BEFORE then AFTER: '%s' is a third\n",
+					optarg);
+				return usage_error("compare", compare_usage);
+			}
+			file[nr_opt++] = optarg;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -110,17 +121,22 @@ int compare_main(int argc, char **argv)
 			compare_usage(stdout);
 			return 0;
 		default:
-			compare_usage(stderr);
-			return 2;
+			return usage_error("compare", compare_usage);
 		}
 	}
-	if (argc - optind != 2) {
+	if (nr_opt && optind < argc) {
+		err_msg("compare: give the sessions as -i BEFORE -i AFTER or as BEFORE AFTER, not both\n");
+		return usage_error("compare", compare_usage);
+	}
+	if (!nr_opt && argc - optind == 2) {
+		file[0] = argv[optind];
+		file[1] = argv[optind + 1];
+	} else if (nr_opt != 2) {
 		err_msg("compare: give two recorded sessions, BEFORE and AFTER\n");
-		compare_usage(stderr);
-		return 2;
+		return usage_error("compare", compare_usage);
 	}
 	for (c = 0; c < 2; c++) {
-		r = session_read(argv[optind + c]);
+		r = session_read(file[c]);
 		if (!r)
 			return 1;
 		report_summarize(r, &sum[c]);
@@ -129,8 +145,7 @@ int compare_main(int argc, char **argv)
 	}
 	if (json) {
 		printf("{\"format\":%d,\"before\":%s,\"after\":%s,\"rows\":[",
-		       COMPARE_JSON_FORMAT, jstr(argv[optind]),
-		       jstr(argv[optind + 1]));
+		       COMPARE_JSON_FORMAT, jstr(file[0]), jstr(file[1]));
 		for (i = 0; i < ARRAY_SIZE(rows); i++) {
 			a = raw(&sum[0], &rows[i]);
 			b = raw(&sum[1], &rows[i]);
@@ -166,8 +181,8 @@ int compare_main(int argc, char **argv)
 		else
 			printf(" %+14.2f %8.2fx\n", b - a, b / a);
 	}
-	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", tstr(argv[optind]),
-	       sum[0].seconds, tstr(argv[optind + 1]), sum[1].seconds);
+	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", tstr(file[0]),
+	       sum[0].seconds, tstr(file[1]), sum[1].seconds);
 	for (c = 0; c < 2; c++)
 		if (note[c])
 			printf("(%s: %s: its module counters are left out, \"-\")\n",

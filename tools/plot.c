@@ -49,14 +49,14 @@ struct wval {
 static void plot_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: teeprobe plot [-i FILE] [-o PREFIX] [--title TEXT]\n\n"
+		"usage: teeprobe plot [-o PREFIX] [--title TEXT] [-i FILE | FILE]\n\n"
 		"Writes two SVG pictures of a session recorded with 'teeprobe record':\n"
 		"  PREFIX-timeline.svg  threads in TEE ioctls, the NET_RX raise->entry\n"
 		"                       delay and the TCP handshake time, per window,\n"
 		"                       on one time axis\n"
 		"  PREFIX-hist.svg      histograms of the TEE ioctl durations, of the\n"
 		"                       NET_RX delays and of the server handshake times\n\n"
-		"  -i, --input FILE    the recorded session (default trace.dat)\n"
+		"  -i, --input FILE    the recorded session (default trace.dat); or FILE\n"
 		"  -o, --output PREFIX the pictures' prefix (default FILE without .dat)\n"
 		"  -t, --title TEXT    a title above both pictures\n");
 }
@@ -488,6 +488,7 @@ int plot_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *input = "trace.dat", *prefix = NULL, *title = NULL;
+	const char *in_opt = NULL;
 	char *base, *path;
 	struct session *r;
 	struct series s;
@@ -497,7 +498,7 @@ int plot_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:o:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			input = optarg;
+			in_opt = optarg;
 			break;
 		case 'o':
 			prefix = optarg;
@@ -509,15 +510,11 @@ int plot_main(int argc, char **argv)
 			plot_usage(stdout);
 			return 0;
 		default:
-			plot_usage(stderr);
-			return 2;
+			return usage_error("plot", plot_usage);
 		}
 	}
-	if (optind != argc) {
-		err_msg("plot: unexpected argument '%s'\n", argv[optind]);
-		plot_usage(stderr);
-		return 2;
-	}
+	if (input_arg("plot", in_opt, argc, argv, optind, &input))
+		return usage_error("plot", plot_usage);
 	if (prefix && !*prefix) {
 		err_msg("plot: the output prefix is empty\n");
 		return 2;

@@ -340,7 +340,7 @@ int readguard_run(const char *input, unsigned long long size,
 	}
 	ok = ok && WIFEXITED(status) && !WEXITSTATUS(status);
 	if (ok && !got) {
-		err_msg("report: the reading child's report of %s is incomplete\n",
+		err_msg("%s: the reading child's report of %s is incomplete\n", command_name,
 			input);
 		ok = false;
 	}

@@ -611,8 +611,7 @@ int record_main(int argc, char **argv)
 			record_usage(stdout);
 			return 0;
 		default:
-			record_usage(stderr);
-			return 2;
+			return usage_error("record", record_usage);
 		}
 	}
 	if (optind < argc) {

@@ -96,8 +96,8 @@ struct report {
 static void report_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: teeprobe report [-i FILE] [--json] [--no-hist] [--no-header] [-h]\n\n"
-		"  -i, --input FILE   trace.dat to read (default: trace.dat)\n"
+		"usage: teeprobe report [--json] [--no-hist] [--no-header] [-i FILE | FILE]\n\n"
+		"  -i, --input FILE   trace.dat to read (default: trace.dat); or FILE\n"
 		"      --json         one JSON object with the same numbers\n"
 		"      --no-hist      leave out the histograms\n"
 		"      --no-header    histograms without their header lines\n\n"
@@ -1016,13 +1016,14 @@ int report_main(int argc, char **argv)
 	};
 	struct report_opts o = { .input = "trace.dat", .hist = true,
 				 .header = true };
+	const char *in_opt = NULL;
 	struct session *s;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			o.input = optarg;
+			in_opt = optarg;
 			break;
 		case 'j':
 			o.json = true;
@@ -1037,14 +1038,11 @@ int report_main(int argc, char **argv)
 			report_usage(stdout);
 			return 0;
 		default:
-			report_usage(stderr);
-			return 2;
+			return usage_error("report", report_usage);
 		}
 	}
-	if (optind < argc) {
-		err_msg("report: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	if (input_arg("report", in_opt, argc, argv, optind, &o.input))
+		return usage_error("report", report_usage);
 	s = session_read(o.input);
 	if (!s)
 		return 1;

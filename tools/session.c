@@ -624,11 +624,11 @@ static int read_file(const char *input, struct session *s)
 
 	readguard_forget_child();
 	if (stat(input, &st) < 0) {
-		err_msg("report: cannot open %s: %s\n", input, strerror(errno));
+		err_msg("%s: cannot open %s: %s\n", command_name, input, strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		err_msg("report: %s is not a regular file\n", input);
+		err_msg("%s: %s is not a regular file\n", command_name, input);
 		return -1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
@@ -638,17 +638,17 @@ static int read_file(const char *input, struct session *s)
 		return 0;
 	readguard_last_child(&status);
 	if (!ret && WIFSIGNALED(status) && WTERMSIG(status) == SIGPROF) {
-		err_msg("report: reading %s was stopped, it made no progress in "
+		err_msg("%s: reading %s was stopped, it made no progress in "
 			"its CPU time (%g s to open the file, %g s between records): "
-			"a damaged trace.dat?\n", input,
+			"a damaged trace.dat?\n", command_name, input,
 			readguard_open_ms() / 1000.0,
 			readguard_stall_ms() / 1000.0);
 		return -1;
 	}
 	handle = ret ? tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS) : NULL;
 	if (!handle) {
-		err_msg("report: %s is not a readable trace.dat (truncated, "
-			"damaged, or not written by trace-cmd)\n", input);
+		err_msg("%s: %s is not a readable trace.dat (truncated, "
+			"damaged, or not written by trace-cmd)\n", command_name, input);
 		return -1;
 	}
 	trace_seq_init(&rd.seq);
@@ -656,7 +656,7 @@ static int read_file(const char *input, struct session *s)
 	trace_seq_destroy(&rd.seq);
 	tracecmd_close(handle);
 	if (ret)
-		err_msg("report: %s is damaged: its events cannot all be read\n",
+		err_msg("%s: %s is damaged: its events cannot all be read\n", command_name,
 			input);
 	return ret;
 }

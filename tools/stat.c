@@ -38,14 +38,15 @@ static void on_signal(int sig)
 static void stat_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: teeprobe stat [-i SECONDS] [-c COUNT] [--json] [-h]\n"
-		"       teeprobe stat --prometheus [-o FILE] [-i SECONDS] [-c COUNT]\n"
+		"usage: teeprobe stat [-I SECONDS] [-c COUNT] [--json] [-h]\n"
+		"       teeprobe stat --prometheus [-o FILE] [-I SECONDS] [-c COUNT]\n"
 		"                     [--debugfs DIR]\n\n"
-		"  -i, --interval SEC  seconds between lines (default 1)\n"
+		"  -I, --interval SEC  seconds between lines (default 1); -i, its\n"
+		"                      name before 0.2, is taken with a warning\n"
 		"  -c, --count N       stop after N lines (default: until Ctrl-C)\n"
 		"      --json          one JSON object per line\n"
 		"      --prometheus    the module's counters in the Prometheus text\n"
-		"                      format, once; with -i or -c every interval\n"
+		"                      format, once; with -I or -c every interval\n"
 		"  -o, --output FILE   with --prometheus: write FILE atomically\n"
 		"                      (FILE.tmp.PID, then rename), for\n"
 		"                      node_exporter's textfile collector\n"
@@ -324,7 +325,7 @@ static int prom_main(const char *output, const char *saved_dir,
 int stat_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
+		{ "interval", required_argument, NULL, 'I' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'P' },
@@ -345,12 +346,16 @@ int stat_main(int argc, char **argv)
 	char *end;
 	int c, cur = 0;
 
-	while ((c = getopt_long(argc, argv, "i:c:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "I:i:c:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
+			/* -I everywhere else is trace-cmd's and perf's -i, the input */
+			err_msg("stat: -i is now -I (--interval); -i as the interval goes in a later release\n");
+			/* fall through */
+		case 'I':
 			if (parse_seconds(optarg, &interval) || interval < 0.1 ||
 			    interval > 3600) {
-				err_msg("stat: -i '%s': an interval from 0.1 to 3600 seconds\n",
+				err_msg("stat: -I '%s': an interval from 0.1 to 3600 seconds\n",
 					optarg);
 				return 2;
 			}
@@ -381,13 +386,12 @@ int stat_main(int argc, char **argv)
 			stat_usage(stdout);
 			return 0;
 		default:
-			stat_usage(stderr);
-			return 2;
+			return usage_error("stat", stat_usage);
 		}
 	}
 	if (optind < argc) {
 		err_msg("stat: unexpected argument '%s'\n", argv[optind]);
-		return 2;
+		return usage_error("stat", stat_usage);
 	}
 	if (!prometheus && (output || saved_dir)) {
 		err_msg("stat: -o and --debugfs go with --prometheus\n");

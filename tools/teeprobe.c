@@ -41,12 +41,45 @@ static void usage(FILE *out)
 		"commands:\n");
 	for (sc = subcommands; sc->name; sc++)
 		fprintf(out, "  %-8s %s\n", sc->name, sc->summary);
-	fprintf(out, "\n'teeprobe COMMAND --help' describes each command.\n");
+	fprintf(out, "\n'teeprobe help COMMAND' (or 'teeprobe COMMAND --help') describes each\ncommand.\n");
+}
+
+/* find - the subcommand called @name, NULL if none */
+static const struct subcommand *find(const char *name)
+{
+	const struct subcommand *sc;
+
+	for (sc = subcommands; sc->name; sc++)
+		if (!strcmp(name, sc->name))
+			return sc;
+	return NULL;
+}
+
+/* help - "teeprobe help [COMMAND]": the command's --help, or the overview */
+static int help(int argc, char **argv)
+{
+	char *args[] = { NULL, "--help", NULL };
+	const struct subcommand *sc;
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	sc = find(argv[1]);
+	if (!sc || argc > 2) {
+		err_msg("help: %s '%s' (see teeprobe --help)\n",
+			sc ? "unexpected argument" : "no such command",
+			argv[sc ? 2 : 1]);
+		return 2;
+	}
+	args[0] = argv[1];
+	return sc->main(2, args);
 }
 
 /* main - parse global options, then run the named subcommand */
 int main(int argc, char **argv)
 {
+	static char name[64];
 	const struct subcommand *sc;
 	int i = 1;
 
@@ -71,9 +104,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (sc = subcommands; sc->name; sc++)
-		if (!strcmp(argv[i], sc->name))
-			return sc->main(argc - i, argv + i);
+	if (!strcmp(argv[i], "help"))
+		return help(argc - i, argv + i);
+	sc = find(argv[i]);
+	if (sc) {
+		/* getopt's messages then say "teeprobe report: ..." */
+		snprintf(name, sizeof(name), "teeprobe %s", sc->name);
+		command_name = sc->name;
+		argv[i] = name;
+		return sc->main(argc - i, argv + i);
+	}
 	err_msg("unknown command '%s' (see teeprobe --help)\n", argv[i]);
 	return 2;
 }

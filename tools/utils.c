@@ -14,6 +14,7 @@
 #include "utils.h"
 
 bool config_debug;
+const char *command_name = "report";
 
 /* err_msg - print an error for the user on stderr */
 void err_msg(const char *fmt, ...)
@@ -281,4 +282,51 @@ const char *tstr(const char *s)
 	}
 	*o = '\0';
 	return out;
+}
+
+/*
+ * usage_error - a command line mistake of @cmd: the usage's first line (the
+ * synopsis @usage prints first) and where the rest is, not the whole help;
+ * returns 2, the exit status of a usage error
+ */
+int usage_error(const char *cmd, void (*usage)(FILE *out))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (mem) {
+		usage(mem);
+		fclose(mem);
+	}
+	if (text)
+		fprintf(stderr, "%.*s\n", (int)strcspn(text, "\n"), text);
+	fprintf(stderr, "(see 'teeprobe help %s')\n", cmd);
+	free(text);
+	return 2;
+}
+
+/*
+ * input_arg - the one input file of @cmd: -i's (@opt, NULL when not given)
+ * or the one positional argument left in @argv from @first, trace-cmd's
+ * way; *@input keeps its default when neither is there. 0, or -1 after a
+ * message when both are given or more than one positional.
+ */
+int input_arg(const char *cmd, const char *opt, int argc, char **argv,
+	      int first, const char **input)
+{
+	if (first < argc - 1) {
+		err_msg("%s: unexpected argument '%s'\n", cmd, argv[first + 1]);
+		return -1;
+	}
+	if (first == argc - 1 && opt) {
+		err_msg("%s: give the input once, as -i FILE or as FILE, not both ('%s' and '%s')\n",
+			cmd, opt, argv[first]);
+		return -1;
+	}
+	if (opt)
+		*input = opt;
+	else if (first == argc - 1)
+		*input = argv[first];
+	return 0;
 }

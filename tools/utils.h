@@ -8,10 +8,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 extern bool config_debug;
+/* the running command, for messages of shared code ("report", "plot"...) */
+extern const char *command_name;
 
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void debug_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -25,5 +28,10 @@ const char *jstr(const char *s);	/* a JSON string, quoted and escaped */
 const char *tstr(const char *s);	/* text without control bytes */
 char *read_text_file(const char *path, size_t max, int *err);
 int write_value(const char *who, const char *path, const char *value);
+
+/* The command line, the same in every command */
+int usage_error(const char *cmd, void (*usage)(FILE *out));
+int input_arg(const char *cmd, const char *opt, int argc, char **argv,
+	      int first, const char **input);
 
 #endif /* TEEPROBE_UTILS_H */

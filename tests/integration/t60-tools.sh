@@ -154,7 +154,7 @@ for svg in timeline hist; do
 done
 
 # --- teeprobe stat, live --------------------------------------------------------------
-"$TEEPROBE" stat -i 1 --json >$out/stat.json 2>$out/stat.err &
+"$TEEPROBE" stat -I 1 --json >$out/stat.json 2>$out/stat.err &
 st=$!
 check "hsbench hard-reg while stat runs" lab_run hard-reg "$((conns / 2))" 10
 sleep 1.5
@@ -171,7 +171,7 @@ assert max(l['tee_calls_per_s'] for l in lines) > 0
 assert max(l['accepts_per_s'] for l in lines) > 0
 assert max(l['handshakes_per_s'] for l in lines) > 0"
 check "stat's text form has a header and a line per interval" sh -c \
-	"'$TEEPROBE' stat -i 0.2 -c 2 | awk 'NR == 1 && \$1 == \"time\" { h = 1 } END { exit !(h && NR == 3) }'"
+	"'$TEEPROBE' stat -I 0.2 -c 2 | awk 'NR == 1 && \$1 == \"time\" { h = 1 } END { exit !(h && NR == 3) }'"
 
 # --- a timed session with a pid filter and the raw events --------------------------
 check "record -d 2 -p 1 --raw" "$TEEPROBE" record -q -d 2 -p 1 --raw -o $out/raw.dat

@@ -150,7 +150,7 @@ done
 
 # --- counters reset, or the module reloaded ---------------------------------------
 # stat: an interval across a reset or a reload is skipped, and said so
-"$TEEPROBE" stat -i 1 -c 5 >$out/stat.txt 2>&1 &
+"$TEEPROBE" stat -I 1 -c 5 >$out/stat.txt 2>&1 &
 st=$!
 sleep 1.5
 echo 1 >$DEBUGFS/reset
@@ -159,7 +159,7 @@ wait $st
 check "stat: the interval across a reset is skipped, and says why" \
 	grep -q "interval skipped: the module's counters were reset in between" $out/stat.txt
 check "stat: no negative figure in any line" sh -c "! grep -v skipped $out/stat.txt | grep -q ' -[0-9]'"
-"$TEEPROBE" stat -i 1 -c 5 --json >$out/stat.json 2>&1 &
+"$TEEPROBE" stat -I 1 -c 5 --json >$out/stat.json 2>&1 &
 st=$!
 sleep 1.5
 rmmod teeprobe && insmod "$ko"
@@ -275,7 +275,7 @@ check "analyze --json of it is strict JSON" json_ok $out/q-analyze.json
 "$TEEPROBE" compare --json "$q" "$q" >$out/q-compare.json
 check "compare --json of it is strict JSON, and names the files" \
 	python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); exit(0 if r["before"] == sys.argv[2] == r["after"] else 1)' $out/q-compare.json "$q"
-"$TEEPROBE" stat -c 1 -i 1 --json >$out/q-stat.json
+"$TEEPROBE" stat -c 1 -I 1 --json >$out/q-stat.json
 check "stat --json is strict JSON" json_ok $out/q-stat.json
 "$TEEPROBE" report -i "$q" >$out/q-report.txt
 check_eq "report's text has no line the thread's name made" 0 "$(grep -c '^# overflow 99' $out/q-report.txt)"

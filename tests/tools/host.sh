@@ -129,6 +129,53 @@ check_fails "plot on an empty file" "not a readable trace.dat" \
 check_fails "plot on trace.dat magic followed by garbage" \
 	"not a readable trace.dat|is damaged|no teeprobe events|no windows" \
 	"$TEEPROBE" plot -i "$tmp/garbage1.dat" -o "$tmp/garbage1"
+# --- one command line: trace-cmd's habits ----------------------------------------------
+# Every command that reads a session takes -i FILE and FILE alike (the same
+# output), and refuses both at once with its one-line synopsis, exit 2
+sess=$corpus/tee-small.dat
+for cmd in report analyze plot; do
+	extra=""
+	[ "$cmd" = plot ] && extra="-o $tmp/cli-$cmd"
+	a=$("$TEEPROBE" $cmd $extra -i "$sess" 2>&1 | sed "s|$tmp/cli-$cmd||g")
+	b=$("$TEEPROBE" $cmd $extra "$sess" 2>&1 | sed "s|$tmp/cli-$cmd||g")
+	check "$cmd takes -i FILE and FILE alike" test -n "$a" -a "$a" = "$b"
+	"$TEEPROBE" $cmd $extra -i "$sess" "$sess" >"$tmp/both.out" 2>"$tmp/both.err"
+	check_eq "$cmd refuses -i FILE with FILE (exit 2)" 2 $?
+	check "... saying so, with its synopsis line only" sh -c \
+		"grep -q 'give the input once' '$tmp/both.err' &&
+		 grep -c '^usage: teeprobe $cmd ' '$tmp/both.err' | grep -qx 1 &&
+		 test \$(wc -l <'$tmp/both.err') -le 3"
+done
+a=$("$TEEPROBE" compare "$corpus/stall-small.dat" "$sess" 2>&1)
+b=$("$TEEPROBE" compare -i "$corpus/stall-small.dat" -i "$sess" 2>&1)
+check "compare takes BEFORE AFTER and -i BEFORE -i AFTER alike" test -n "$a" -a "$a" = "$b"
+check_fails "compare refuses -i with file arguments" "not both" \
+	"$TEEPROBE" compare -i "$sess" "$corpus/stall-small.dat"
+check_fails "compare refuses a third -i" "is a third" \
+	"$TEEPROBE" compare -i "$sess" -i "$sess" -i "$sess"
+for cmd in analyze check compare plot record report stat; do
+	"$TEEPROBE" $cmd --no-such-option >/dev/null 2>"$tmp/bad.err"
+	rc=$?
+	check "$cmd: an unknown option exits 2 with the synopsis, not the whole help" sh -c \
+		"[ $rc = 2 ] && grep -q '^teeprobe $cmd: unrecognized option' '$tmp/bad.err' &&
+		 grep -q \"^(see 'teeprobe help $cmd')\" '$tmp/bad.err' &&
+		 test \$(wc -l <'$tmp/bad.err') -le 4"
+	check "teeprobe help $cmd is $cmd --help" sh -c \
+		"'$TEEPROBE' help $cmd >'$tmp/h1' && '$TEEPROBE' $cmd --help >'$tmp/h2' &&
+		 cmp -s '$tmp/h1' '$tmp/h2' && grep -q '^usage: teeprobe $cmd' '$tmp/h1'"
+done
+for cmd in analyze plot compare; do
+	extra=""
+	[ "$cmd" = compare ] && extra=/etc/os-release
+	check_fails "$cmd's read errors name $cmd, not report" \
+		"^teeprobe: $cmd: /etc/os-release is not a readable trace.dat" \
+		"$TEEPROBE" $cmd /etc/os-release $extra
+done
+check_fails "teeprobe help of no such command" "no such command 'nope'" "$TEEPROBE" help nope
+"$TEEPROBE" stat -i 0.5 -c x >/dev/null 2>"$tmp/stat-i.err"
+check "stat -i still means the interval, with a warning that it is now -I" \
+	grep -q "stat: -i is now -I (--interval)" "$tmp/stat-i.err"
+check_fails "stat refuses -I 0" "interval from 0.1" "$TEEPROBE" stat -I 0
 # --- JSON: hostile names round-trip, and compare's units -------------------------------
 # A file name with a quote, a backslash, a control byte and bytes that are
 # not UTF-8: every command's --json stays strict JSON (a strict parser, no

@@ -93,14 +93,14 @@ check_fails "-o into a missing directory fails" "cannot create .*/none/x.prom.tm
 	"$TEEPROBE" stat --prometheus --debugfs "$recorded" -o "$tmp/none/x.prom"
 
 start=$(date +%s.%N)
-"$TEEPROBE" stat --prometheus --debugfs "$recorded" -i 0.2 -c 3 >"$tmp/three.prom"
+"$TEEPROBE" stat --prometheus --debugfs "$recorded" -I 0.2 -c 3 >"$tmp/three.prom"
 check_eq "-i 0.2 -c 3 exits 0" 0 $?
 secs=$(echo "$(date +%s.%N) - $start" | bc)
 check_eq "-i 0.2 -c 3 writes three expositions" 3 "$(grep -c '^teeprobe_up 1$' "$tmp/three.prom")"
 check "... 0.2 s apart (the first at once: 0.4 s at least, under 2 s)" \
 	awk -v s="$secs" 'BEGIN { exit !(s >= 0.4 && s < 2) }'
 
-"$TEEPROBE" stat --prometheus --debugfs "$recorded" -i 0.1 -o "$tmp/daemon.prom" 2>"$tmp/daemon.err" &
+"$TEEPROBE" stat --prometheus --debugfs "$recorded" -I 0.1 -o "$tmp/daemon.prom" 2>"$tmp/daemon.err" &
 daemon=$!
 sleep 1
 kill -TERM $daemon
