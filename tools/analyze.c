@@ -18,7 +18,7 @@
 
 #include "acceptq.h"
 #include "correlate.h"
-#include "report.h"
+#include "figures.h"
 #include "session.h"
 #include "series.h"
 #include "stats.h"
@@ -859,7 +859,7 @@ int analyze_main(int argc, char **argv)
 	r = session_read(o.input);
 	if (!r)
 		return 1;
-	report_summarize(r, &a.sum);
+	figures_summarize(r, &a.sum);
 	a.counters_note = session_counters_note(r);
 	if (series_build(&r->ev, &a.s)) {
 		session_free(r);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "figures.h"
 #include "session.h"
 #include "teeprobe.h"
 #include "utils.h"
@@ -139,7 +139,7 @@ int compare_main(int argc, char **argv)
 		r = session_read(file[c]);
 		if (!r)
 			return 1;
-		report_summarize(r, &sum[c]);
+		figures_summarize(r, &sum[c]);
 		note[c] = session_counters_note(r);
 		session_free(r);
 	}

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "derive.h"
+#include "figures.h"
 #include "module.h"
 #include "prometheus.h"
 #include "snapshot.h"
@@ -65,94 +66,39 @@ static void stat_usage(FILE *out)
 		"Documentation/teeprobe-stat.rst for the metrics.\n");
 }
 
-struct stat_line {
-	double sys, soft;
-	double netrx, rx, inl_p99, ksd_share, runs;
-	double tee, tee_blocked, tee_p99;
-	double accepts;
-	double handshakes, syn_p99, accept_p99;
-};
-
-/* compute - one interval's figures from snapshots @a and @b */
-static void compute(const struct snapshot *a, const struct snapshot *b,
-		    struct stat_line *l)
+/* jnum - "KEY":VALUE with @prec decimals, null for a figure not there */
+static void jnum(const char *key, double v, int prec)
 {
-	double secs = derive_seconds(a, b), pct[5] = { 0 };
-	double bucket[HIST_BUCKETS], one[HIST_BUCKETS], total = 0, off = 0;
-	struct tables nx, nh, ts, th;
-	int i, j;
-
-	memset(l, 0, sizeof(*l));
-	if (derive_cpu(a, b, "cpu", pct)) {
-		l->sys = pct[1];
-		l->soft = pct[2];
-	}
-	tables_load(&nx, a, b, "netrx_stats");
-	tables_load(&nh, a, b, "netrx_hist");
-	l->runs = tables_delta(&nx, "all", NULL, "runs");
-	l->netrx = rate(l->runs, secs);
-	l->ksd_share = share(tables_delta(&nx, "all", NULL, "ksoftirqd_runs"),
-			     l->runs);
-	tables_hist_delta(&nh, "inline_delay", "all", bucket);
-	l->inl_p99 = hist_pct(bucket, 0, 99);
-	l->rx = rate(derive_nic_rx(a, b, NULL), secs);
-	tables_free(&nx);
-	tables_free(&nh);
-
-	tables_load(&ts, a, b, "tee_stats");
-	tables_load(&th, a, b, "tee_hist");
-	memset(bucket, 0, sizeof(bucket));
-	for (i = 0; ts.ok && i < ts.t[1].nrows; i++) {
-		const char *cmd;
-
-		if (ts.t[1].nfields[i] < 2 || strcmp(ts.t[1].rows[i][0], "all"))
-			continue;
-		cmd = ts.t[1].rows[i][1];
-		l->tee += tables_delta(&ts, "all", cmd, "calls");
-		total += tables_delta(&ts, "all", cmd, "total_ns");
-		off += tables_delta(&ts, "all", cmd, "offcpu_ns");
-		tables_hist_delta(&th, cmd, "all", one);
-		for (j = 0; j < HIST_BUCKETS; j++)
-			bucket[j] += one[j];
-	}
-	l->tee_blocked = share(off, total);
-	l->tee_p99 = hist_pct(bucket, 0, 99);
-	l->tee = rate(l->tee, secs);
-	tables_free(&ts);
-	tables_free(&th);
-	l->accepts = rate(derive_snmp(a, b, "snmp", "PassiveOpens"), secs);
-
-	tables_load(&ts, a, b, "tcp_stats");
-	tables_load(&th, a, b, "tcp_hist");
-	for (i = 0; ts.ok && i < ts.t[1].nrows; i++)
-		if (ts.t[1].nfields[i] >= 2 && !strcmp(ts.t[1].rows[i][0], "all"))
-			l->handshakes += tables_delta(&ts, "all", ts.t[1].rows[i][1],
-						      "accepted");
-	l->handshakes = rate(l->handshakes, secs);
-	/* every port (NULL) of the phase */
-	tables_hist_keyed_delta(&th, (const char *[]){ NULL, "syn_synack" }, 2,
-				"all", bucket);
-	l->syn_p99 = hist_pct(bucket, 0, 99);
-	tables_hist_keyed_delta(&th, (const char *[]){ NULL, "ack_accept" }, 2,
-				"all", bucket);
-	l->accept_p99 = hist_pct(bucket, 0, 99);
-	tables_free(&ts);
-	tables_free(&th);
+	if (isnan(v) || isinf(v))
+		printf(",\"%s\":null", key);
+	else
+		printf(",\"%s\":%.*f", key, prec, v);
 }
 
-/* print_line - one interval as text or JSON */
-static void print_line(const struct stat_line *l, bool json, bool header)
+/* print_line - one interval's figures @f as text or JSON */
+static void print_line(const struct figures *f, bool json, bool header)
 {
 	char when[16];
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
 	if (json) {
-		printf("{\"time\":\"%s\",\"system_pct\":%.2f,\"softirq_pct\":%.2f,\"netrx_runs_per_s\":%.1f,\"rx_packets_per_s\":%.1f,\"packets_per_run\":%.2f,\"inline_delay_p99_ns\":%.0f,\"ksoftirqd_share\":%.4f,\"tee_calls_per_s\":%.1f,\"tee_blocked_share\":%.4f,\"tee_p99_ns\":%.0f,\"accepts_per_s\":%.1f,\"handshakes_per_s\":%.1f,\"syn_synack_p99_ns\":%.0f,\"ack_accept_p99_ns\":%.0f}\n",
-		       when, l->sys, l->soft, l->netrx, l->rx,
-		       share(l->rx, l->netrx), l->inl_p99, l->ksd_share, l->tee,
-		       l->tee_blocked, l->tee_p99, l->accepts, l->handshakes,
-		       l->syn_p99, l->accept_p99);
+		printf("{\"time\":\"%s\"", when);
+		jnum("system_pct", f->system_pct, 2);
+		jnum("softirq_pct", f->softirq_pct, 2);
+		jnum("netrx_runs_per_s", f->netrx_per_s, 1);
+		jnum("rx_packets_per_s", f->rx_packets_per_s, 1);
+		jnum("packets_per_run", f->packets_per_run, 2);
+		jnum("inline_delay_p99_ns", f->inline_delay_p99_ns, 0);
+		jnum("ksoftirqd_share", f->ksoftirqd_share, 4);
+		jnum("tee_calls_per_s", f->tee_calls_per_s, 1);
+		jnum("tee_blocked_share", f->tee_blocked_share, 4);
+		jnum("tee_p99_ns", f->tee_p99_ns, 0);
+		jnum("accepts_per_s", f->passive_opens_per_s, 1);
+		jnum("handshakes_per_s", f->handshakes_per_s, 1);
+		jnum("syn_synack_p99_ns", f->syn_synack_p99_ns, 0);
+		jnum("ack_accept_p99_ns", f->ack_accept_p99_ns, 0);
+		printf("}\n");
 	} else {
 		if (header)
 			printf("%-8s %7s %7s %9s %9s %7s %10s %6s %8s %8s %10s %9s %10s %10s\n",
@@ -161,11 +107,12 @@ static void print_line(const struct stat_line *l, bool json, bool header)
 			       "blocked%", "tee_p99us", "accepts/s",
 			       "syn_p99us", "acc_p99us");
 		printf("%-8s %7.2f %7.2f %9.1f %9.1f %7.2f %10.1f %6.1f %8.1f %8.1f %10.1f %9.1f %10.1f %10.1f\n",
-		       when, l->sys, l->soft, l->netrx, l->rx,
-		       share(l->rx, l->netrx), l->inl_p99 / 1e3,
-		       100 * l->ksd_share, l->tee, 100 * l->tee_blocked,
-		       l->tee_p99 / 1e3, l->accepts, l->syn_p99 / 1e3,
-		       l->accept_p99 / 1e3);
+		       when, f->system_pct, f->softirq_pct, f->netrx_per_s,
+		       f->rx_packets_per_s, f->packets_per_run,
+		       f->inline_delay_p99_ns / 1e3, 100 * f->ksoftirqd_share,
+		       f->tee_calls_per_s, 100 * f->tee_blocked_share,
+		       f->tee_p99_ns / 1e3, f->passive_opens_per_s,
+		       f->syn_synack_p99_ns / 1e3, f->ack_accept_p99_ns / 1e3);
 	}
 	fflush(stdout);
 }
@@ -338,7 +285,7 @@ int stat_main(int argc, char **argv)
 	struct snapshot snap[2] = { { 0 } };
 	double interval = 1;
 	long count = 0, n;
-	struct stat_line l;
+	struct figures f;
 	struct timespec ts;
 	bool json = false, prometheus = false, repeat = false, skipped = false;
 	const char *why;
@@ -427,8 +374,9 @@ int stat_main(int argc, char **argv)
 			break;
 		snapshot_take(&snap[!cur]);
 		if (derive_same_counters(&snap[cur], &snap[!cur], &why)) {
-			compute(&snap[cur], &snap[!cur], &l);
-			print_line(&l, json, n == 0 || skipped);
+			figures_compute(&snap[cur], &snap[!cur],
+					derive_seconds(&snap[cur], &snap[!cur]), &f);
+			print_line(&f, json, n == 0 || skipped);
 			skipped = false;
 		} else {
 			/* No rate across a reload or a reset: a line says so. */

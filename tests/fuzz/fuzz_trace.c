@@ -41,7 +41,7 @@
 #include "fuzz.h"
 #include "../../tools/acceptq.h"
 #include "../../tools/readguard.h"
-#include "../../tools/report.h"
+#include "../../tools/figures.h"
 #include "../../tools/session.h"
 #include "../../tools/series.h"
 #include "../../tools/utils.h"
@@ -336,7 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cover_take(pid);
 	if (!r)
 		return 0;
-	report_summarize(r, &sum);
+	figures_summarize(r, &sum);
 	if (!series_build(&r->ev, &ser))
 		series_free(&ser);
 	acceptq_measure(&r->ev, &q);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../../tools/derive.h"
+#include "../../tools/figures.h"
 #include "../../tools/readguard.h"
 #include "../../tools/report.h"
 #include "../../tools/session.h"
@@ -175,8 +176,8 @@ static void test_file(const char *name)
 		free(ta);
 		free(tb);
 	}
-	report_summarize(a, &sa);
-	report_summarize(b, &sb);
+	figures_summarize(a, &sa);
+	figures_summarize(b, &sb);
 	tap_ok(!memcmp(&sa, &sb, sizeof(sa)), "%s: the same summary", name);
 	tap_ok(same_events(&a->ev, &b->ev) && a->ev.nnetrx && a->ev.nhs &&
 	       (a->ev.ntee || !strstr(name, "tee")),
