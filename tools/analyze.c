@@ -19,6 +19,7 @@
 #include "acceptq.h"
 #include "correlate.h"
 #include "figures.h"
+#include "record.h"
 #include "session.h"
 #include "series.h"
 #include "stats.h"
@@ -29,13 +30,10 @@
 #define MAX_LAG		3	/* windows */
 #define MIN_PAIRS	5	/* windows for a correlation */
 
-#define MAX_RECORD_ARGS	32
-
 struct analyze_opts {
 	const char *input;
-	const char *duration;		/* live: record this long first */
-	const char *record_args[MAX_RECORD_ARGS];	/* -p PID ... */
-	int nr_record_args;
+	struct record_opts rec;		/* live (-d): the session to record */
+	bool record_args;		/* -p or -w given */
 	bool json;
 	bool windows;
 	struct verdict_opts v;
@@ -769,24 +767,6 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 	printf("]}\n");
 }
 
-/* record_live - "teeprobe record -d S -o FILE [-p ...]" before analysing */
-static int record_live(const struct analyze_opts *o)
-{
-	const char *args[MAX_RECORD_ARGS + 8];
-	int n = 0, i;
-
-	args[n++] = "record";
-	args[n++] = "-d";
-	args[n++] = o->duration;
-	args[n++] = "-o";
-	args[n++] = o->input;
-	for (i = 0; i < o->nr_record_args; i++)
-		args[n++] = o->record_args[i];
-	args[n] = NULL;
-	optind = 0;	/* getopt starts afresh for record's options */
-	return record_main(n, (char **)args) ? -1 : 0;
-}
-
 int analyze_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -815,16 +795,12 @@ int analyze_main(int argc, char **argv)
 			in_opt = optarg;
 			break;
 		case 'd':
-			o.duration = optarg;
-			break;
 		case 'p':
 		case 'w':
-			if (o.nr_record_args + 2 > MAX_RECORD_ARGS) {
-				err_msg("analyze: too many -p and -w options\n");
+			/* record's own checks, and its messages */
+			if (record_option(&o.rec, c, optarg))
 				return 2;
-			}
-			o.record_args[o.nr_record_args++] = c == 'p' ? "-p" : "-w";
-			o.record_args[o.nr_record_args++] = optarg;
+			o.record_args |= c != 'd';
 			break;
 		case 'j':
 			o.json = true;
@@ -850,12 +826,15 @@ int analyze_main(int argc, char **argv)
 	}
 	if (input_arg("analyze", in_opt, argc, argv, optind, &o.input))
 		return usage_error("analyze", analyze_usage);
-	if (o.nr_record_args && !o.duration) {
+	if (o.record_args && !o.rec.duration) {
 		err_msg("analyze: -p and -w go with -d (a live session)\n");
 		return 2;
 	}
-	if (o.duration && record_live(&o))
-		return 1;
+	if (o.rec.duration) {
+		o.rec.output = o.input;
+		if (record_session(&o.rec))
+			return 1;
+	}
 	r = session_read(o.input);
 	if (!r)
 		return 1;

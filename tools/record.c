@@ -33,12 +33,12 @@
 
 #include "lock.h"
 #include "module.h"
+#include "record.h"
 #include "session.h"
 #include "snapshot.h"
 #include "teeprobe.h"
 #include "utils.h"
 
-#define MAX_PIDS	8
 #define MAX_ARGS	128
 
 /* Events left out unless --raw: one per ioctl entry, one per softirq run. */
@@ -48,18 +48,6 @@ static const char *const raw_events[] = {
 	NULL
 };
 
-struct record_opts {
-	double duration;		/* 0: until Ctrl-C */
-	int pids[MAX_PIDS];
-	int nr_pids;
-	const char *output;
-	const char *cpus;		/* a CPU list, or NULL for all */
-	unsigned int window_ms;		/* 0: leave the module's */
-	bool raw;
-	bool sched;
-	bool kallsyms;			/* keep trace-cmd's copy of kallsyms */
-	bool quiet;
-};
 
 static volatile sig_atomic_t stop_requested;
 /* what the session recorded, for the last line */
@@ -530,6 +518,149 @@ static int output_verified(const char *output)
 	return 0;
 }
 
+/*
+ * record_option - one of record's options (short letter @opt, its @arg)
+ * into @o; 0, or 2 (a usage error) after a message. analyze -d takes its
+ * -p and -w through here too.
+ */
+int record_option(struct record_opts *o, int opt, const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	switch (opt) {
+	case 'd':
+		if (parse_seconds(arg, &o->duration) || o->duration <= 0) {
+			err_msg("%s: -d '%s': give a positive duration (30, 30s, 2m)\n",
+				command_name, arg);
+			return 2;
+		}
+		break;
+	case 'p':
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (errno || *end || !v || v > 4194304) {
+			err_msg("%s: -p '%s' is not a process id\n", command_name, arg);
+			return 2;
+		}
+		if (o->nr_pids == MAX_PIDS) {
+			err_msg("%s: at most %d -p options\n", command_name, MAX_PIDS);
+			return 2;
+		}
+		o->pids[o->nr_pids++] = v;
+		break;
+	case 'w':
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (errno || *end || v < 10 || v > 60000) {
+			err_msg("%s: -w '%s': a window from 10 to 60000 ms\n",
+				command_name, arg);
+			return 2;
+		}
+		o->window_ms = v;
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case 'C':
+		o->cpus = arg;
+		break;
+	case 'r':
+		o->raw = true;
+		break;
+	case 's':
+		o->sched = true;
+		break;
+	case 'k':
+		o->kallsyms = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	default:
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * record_session - record the session @o describes into o->output; 0, 1
+ * when it could not (after a message), 2 for a CPU list that is not one
+ */
+int record_session(const struct record_opts *o)
+{
+	struct module_config saved = { 0 };
+	struct session_lock lock = { .fd = -1 };
+	struct tracefs_instance *inst = NULL;
+	int pin;
+	char *targv[MAX_ARGS], name[64], mask[32];
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	int ret;
+
+	if (o->cpus && parse_cpu_list(o->cpus, mask, sizeof(mask))) {
+		err_msg("record: -C '%s' is not a CPU list (e.g. 0-3,8; CPUs 0 to 63)\n",
+			o->cpus);
+		return 2;
+	}
+	if (o->cpus && (strtoull(mask, NULL, 16) & ~cpus_online())) {
+		err_msg("record: -C '%s': not every one of those CPUs is online\n",
+			o->cpus);
+		return 2;
+	}
+	if (output_usable(o->output))
+		return 1;
+	if (teeprobe_require_module())
+		return 1;
+	if (session_lock_take(&lock, "record"))
+		return 1;
+	module_config_read(&saved);
+	if (session_lock_note(&lock, o->output, &saved)) {
+		session_lock_release(&lock);
+		module_config_free(&saved);
+		return 1;
+	}
+	pin = module_pin();
+	if (pin < 0) {
+		session_lock_release(&lock);
+		module_config_free(&saved);
+		return 1;
+	}
+	snprintf(name, sizeof(name), "teeprobe-record-%d", (int)getpid());
+	if (tracefs_instance_exists(name) || build_argv(o, name, o->cpus ? mask : NULL, targv)) {
+		if (tracefs_instance_exists(name))
+			err_msg("record: a tracefs instance %s already exists\n", name);
+		close(pin);
+		session_lock_release(&lock);
+		module_config_free(&saved);
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ret = config_apply(o) ? -1 : run_session(o, targv, name, &inst);
+	module_config_put_back(&saved);
+	/* trace-cmd removes its instance; make sure, whatever happened. */
+	if (tracefs_instance_exists(name)) {
+		debug_msg("record: removing the instance trace-cmd left\n");
+		if (!inst)
+			inst = tracefs_instance_alloc(NULL, name);
+		if (inst)
+			tracefs_instance_destroy(inst);
+	}
+	tracefs_instance_free(inst);
+	if (!ret)
+		ret = output_verified(o->output);
+	if (ret)
+		remove_temp_files(o->output, name);
+	else if (!o->quiet)
+		fprintf(stderr, "teeprobe: recorded %.1f s to %s; %llu events lost in the ring buffer\n"
+			"teeprobe: read it with: teeprobe report -i %s\n",
+			recorded_s, o->output, recorded_losses, o->output);
+	close(pin);	/* the module may go now */
+	session_lock_release(&lock);
+	module_config_free(&saved);
+	return ret ? 1 : 0;
+}
+
 /* record_main - entry point of teeprobe record */
 int record_main(int argc, char **argv)
 {
@@ -547,137 +678,21 @@ int record_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o = { .output = "trace.dat" };
-	struct module_config saved = { 0 };
-	struct session_lock lock = { .fd = -1 };
-	struct tracefs_instance *inst = NULL;
-	int pin;
-	char *targv[MAX_ARGS], name[64], mask[32];
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-	unsigned long v;
-	char *end;
-	int c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "d:p:o:C:w:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (parse_seconds(optarg, &o.duration) || o.duration <= 0) {
-				err_msg("record: -d '%s': give a positive duration (30, 30s, 2m)\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'p':
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || *end || !v || v > 4194304) {
-				err_msg("record: -p '%s' is not a process id\n", optarg);
-				return 2;
-			}
-			if (o.nr_pids == MAX_PIDS) {
-				err_msg("record: at most %d -p options\n", MAX_PIDS);
-				return 2;
-			}
-			o.pids[o.nr_pids++] = v;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'C':
-			o.cpus = optarg;
-			break;
-		case 'w':
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || *end || v < 10 || v > 60000) {
-				err_msg("record: -w '%s': a window from 10 to 60000 ms\n",
-					optarg);
-				return 2;
-			}
-			o.window_ms = v;
-			break;
-		case 'r':
-			o.raw = true;
-			break;
-		case 's':
-			o.sched = true;
-			break;
-		case 'k':
-			o.kallsyms = true;
-			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case 'h':
+		if (c == 'h') {
 			record_usage(stdout);
 			return 0;
-		default:
-			return usage_error("record", record_usage);
 		}
+		if (c == '?' || c == ':')
+			return usage_error("record", record_usage);
+		if (record_option(&o, c, optarg))
+			return 2;
 	}
 	if (optind < argc) {
 		err_msg("record: unexpected argument '%s'\n", argv[optind]);
-		return 2;
+		return usage_error("record", record_usage);
 	}
-	if (o.cpus && parse_cpu_list(o.cpus, mask, sizeof(mask))) {
-		err_msg("record: -C '%s' is not a CPU list (e.g. 0-3,8; CPUs 0 to 63)\n",
-			o.cpus);
-		return 2;
-	}
-	if (o.cpus && (strtoull(mask, NULL, 16) & ~cpus_online())) {
-		err_msg("record: -C '%s': not every one of those CPUs is online\n",
-			o.cpus);
-		return 2;
-	}
-	if (output_usable(o.output))
-		return 1;
-	if (teeprobe_require_module())
-		return 1;
-	if (session_lock_take(&lock, "record"))
-		return 1;
-	module_config_read(&saved);
-	if (session_lock_note(&lock, o.output, &saved)) {
-		session_lock_release(&lock);
-		module_config_free(&saved);
-		return 1;
-	}
-	pin = module_pin();
-	if (pin < 0) {
-		session_lock_release(&lock);
-		module_config_free(&saved);
-		return 1;
-	}
-	snprintf(name, sizeof(name), "teeprobe-record-%d", (int)getpid());
-	if (tracefs_instance_exists(name) || build_argv(&o, name, o.cpus ? mask : NULL, targv)) {
-		if (tracefs_instance_exists(name))
-			err_msg("record: a tracefs instance %s already exists\n", name);
-		close(pin);
-		session_lock_release(&lock);
-		module_config_free(&saved);
-		return 1;
-	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	ret = config_apply(&o) ? -1 : run_session(&o, targv, name, &inst);
-	module_config_put_back(&saved);
-	/* trace-cmd removes its instance; make sure, whatever happened. */
-	if (tracefs_instance_exists(name)) {
-		debug_msg("record: removing the instance trace-cmd left\n");
-		if (!inst)
-			inst = tracefs_instance_alloc(NULL, name);
-		if (inst)
-			tracefs_instance_destroy(inst);
-	}
-	tracefs_instance_free(inst);
-	if (!ret)
-		ret = output_verified(o.output);
-	if (ret)
-		remove_temp_files(o.output, name);
-	else if (!o.quiet)
-		fprintf(stderr, "teeprobe: recorded %.1f s to %s; %llu events lost in the ring buffer\n"
-			"teeprobe: read it with: teeprobe report -i %s\n",
-			recorded_s, o.output, recorded_losses, o.output);
-	close(pin);	/* the module may go now */
-	session_lock_release(&lock);
-	module_config_free(&saved);
-	return ret ? 1 : 0;
+	return record_session(&o);
 }
