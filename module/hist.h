@@ -16,7 +16,8 @@
 #include <linux/minmax.h>
 #include <linux/types.h>
 
-#define TEEPROBE_HIST_BUCKETS	32
+#include "abi.h"
+
 
 struct teeprobe_hist {
 	u64 count;

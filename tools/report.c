@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../module/abi.h"
 #include "derive.h"
 #include "module.h"
 #include "report.h"
@@ -58,15 +59,18 @@ struct netrx_windows {
 	double first_start, last_end;	/* seconds */
 };
 
-/* TCP handshake phases, from the teeprobe_tcp_handshake events */
+/* TCP handshake phases: the module's (module/abi.h), as its files name them */
 enum {
-	PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_ACCEPT, PH_CONNECT,
-	PH_CONNECT_CALL, PH_SYN_WAIT, PH_ACK_WAIT, NR_PHASES
+	PH_SYN_SYNACK = TEEPROBE_TCP_SYN_SYNACK,
+	PH_SYNACK_ACK = TEEPROBE_TCP_SYNACK_ACK,
+	PH_ACK_ACCEPT = TEEPROBE_TCP_ACK_ACCEPT,
+	PH_CONNECT = TEEPROBE_TCP_CONNECT,
+	PH_CONNECT_CALL = TEEPROBE_TCP_CONNECT_CALL,
+	PH_SYN_WAIT = TEEPROBE_TCP_SYN_WAIT,
+	PH_ACK_WAIT = TEEPROBE_TCP_ACK_WAIT,
+	NR_PHASES = TEEPROBE_TCP_PHASES
 };
-static const char *const phase_names[NR_PHASES] = {
-	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call",
-	"syn_wait", "ack_wait"
-};
+static const char *const phase_names[NR_PHASES] = { TEEPROBE_TCP_PHASE_NAMES };
 /* The order phases are shown in: a handshake's own, then the client's */
 static const int phase_order[NR_PHASES] = {
 	PH_SYN_WAIT, PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_WAIT, PH_ACK_ACCEPT,

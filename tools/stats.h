@@ -8,7 +8,10 @@
 
 #include <stddef.h>
 
-#define HIST_BUCKETS	32
+#include "../module/abi.h"
+
+/* the module's bucket count, by construction */
+#define HIST_BUCKETS	TEEPROBE_HIST_BUCKETS
 
 double pct_sorted(const unsigned long long *sorted, size_t n, double pct);
 void sort_u64(unsigned long long *v, size_t n);

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * abi.h - what teeprobe.ko's debugfs files and events show, named once for
+ * the module and for the tools, which include this file too
+ * (tools/stats.h, tools/report.c): the histograms' bucket count, the TCP
+ * counters and handshake phases with their names. Enums and macros only:
+ * no kernel or libc type, so both sides compile it.
+ */
+#ifndef TEEPROBE_ABI_H
+#define TEEPROBE_ABI_H
+
+/*
+ * Latency histograms (hist.h): bucket 0 holds 0 and 1 ns, bucket i
+ * [2^i, 2^(i+1)) ns, the last everything from 2^(TEEPROBE_HIST_BUCKETS - 1)
+ */
+#define TEEPROBE_HIST_BUCKETS	32
+
+/* The counters; TEEPROBE_TCP_COUNTER_NAMES gives their debugfs names. */
+enum teeprobe_tcp_counter {
+	TEEPROBE_TCP_SYNS,		/* SYNs to a listener (tcp_conn_request) */
+	TEEPROBE_TCP_SYNACKS,		/* first SYN/ACKs of request sockets */
+	TEEPROBE_TCP_SYNCOOKIES,	/* SYN/ACKs with a syncookie */
+	TEEPROBE_TCP_SYN_DROPS,		/* SYNs answered by no SYN/ACK: the
+					 * rest of syns, filled in on output */
+	TEEPROBE_TCP_LISTEN_OVERFLOWS,	/* SYN or final ACK met a full accept queue */
+	TEEPROBE_TCP_SYNACK_RETRANS,	/* SYN/ACK retransmits */
+	TEEPROBE_TCP_REQ_DROPS,		/* tracked request socks freed unanswered */
+	TEEPROBE_TCP_CHILDREN,		/* final ACKs that made a child socket */
+	TEEPROBE_TCP_ACCEPTED,		/* server handshakes accept() handed out */
+	TEEPROBE_TCP_UNTRACKED,		/* of those, not timed (no room, missed) */
+	TEEPROBE_TCP_CONNECTS,		/* client SYN_SENT */
+	TEEPROBE_TCP_CONNECTED,		/* client SYN_SENT -> ESTABLISHED */
+	TEEPROBE_TCP_CONNECT_FAILED,	/* client SYN_SENT -> CLOSE */
+	TEEPROBE_TCP_CONNECT_UNTRACKED,	/* of the connected, not timed */
+	TEEPROBE_TCP_CONNECT_CALLS,	/* blocking connect() calls timed */
+	TEEPROBE_TCP_COUNTERS,
+};
+
+#define TEEPROBE_TCP_COUNTER_NAMES					\
+	"syns", "synacks", "syncookies", "syn_drops", "listen_overflows", \
+	"synack_retrans", "req_drops", "children", "accepted", "untracked", \
+	"connects", "connected", "connect_failed", "connect_untracked", \
+	"connect_calls"
+
+/* The timed phases of a handshake */
+enum teeprobe_tcp_phase {
+	TEEPROBE_TCP_SYN_SYNACK,	/* server: SYN -> first SYN/ACK */
+	TEEPROBE_TCP_SYNACK_ACK,	/* server: SYN/ACK -> final ACK */
+	TEEPROBE_TCP_ACK_ACCEPT,	/* server: final ACK -> accept() */
+	TEEPROBE_TCP_CONNECT,		/* client: SYN_SENT -> ESTABLISHED */
+	TEEPROBE_TCP_CONNECT_CALL,	/* client: a blocking connect() call */
+	TEEPROBE_TCP_SYN_WAIT,		/* server: the SYN's wait for NET_RX */
+	TEEPROBE_TCP_ACK_WAIT,		/* server: the final ACK's (a part of
+					 * synack_ack) */
+	TEEPROBE_TCP_PHASES,
+};
+
+#define TEEPROBE_TCP_PHASE_NAMES \
+	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call", \
+	"syn_wait", "ack_wait"
+
+#endif /* TEEPROBE_ABI_H */
