@@ -13,6 +13,7 @@
 #if !defined(_TEEPROBE_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TEEPROBE_TRACE_H
 
+#include <linux/sched.h>
 #include <linux/tracepoint.h>
 
 #include "hist.h"
@@ -100,7 +101,9 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_enter,
  * @duration_ns: time inside the ioctl; @offcpu_ns: the part of it the thread
  * was blocked (asleep); @runq_ns: the part it was preempted and waiting for
  * a CPU; @queue_wait_ns: the part spent waiting for a free secure thread
- * (where the driver shows it); @ret: the ioctl's return value.
+ * (where the driver shows it); @ret: the ioctl's return value. @comm is
+ * the calling thread's name, carried by the event itself: trace-cmd's
+ * saved_cmdlines keep 128 names and drop a busy host's callers.
  */
 TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
 
@@ -116,6 +119,7 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
 		__field(u64, runq_ns)
 		__field(u64, queue_wait_ns)
 		__field(long, ret)
+		__array(char, comm, TASK_COMM_LEN)
 	),
 
 	TP_fast_assign(
@@ -125,6 +129,7 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
 		__entry->runq_ns = runq_ns;
 		__entry->queue_wait_ns = queue_wait_ns;
 		__entry->ret = ret;
+		memcpy(__entry->comm, current->comm, TASK_COMM_LEN);
 	),
 
 	TP_printk("cmd=%s duration_ns=%llu offcpu_ns=%llu runq_ns=%llu queue_wait_ns=%llu ret=%ld",

@@ -19,6 +19,7 @@
 #include "acceptq.h"
 #include "correlate.h"
 #include "figures.h"
+#include "json.h"
 #include "record.h"
 #include "session.h"
 #include "series.h"
@@ -26,6 +27,12 @@
 #include "teeprobe.h"
 #include "utils.h"
 #include "verdict.h"
+
+/*
+ * The JSON's version: 2 since it goes through json-c and parts_us is keyed
+ * as parts is (format 1's keys were the parts' names, with spaces)
+ */
+#define ANALYZE_JSON_FORMAT	2
 
 #define MAX_LAG		3	/* windows */
 #define MIN_PAIRS	5	/* windows for a correlation */
@@ -466,15 +473,6 @@ static double us(double ns)
 	return ns / 1e3;
 }
 
-/* json_num - "key":value, null for NAN */
-static void json_num(const char *key, double v, const char *sep)
-{
-	if (isnan(v) || isinf(v))
-		printf("\"%s\":null%s", key, sep);
-	else
-		printf("\"%s\":%.6g%s", key, v, sep);
-}
-
 static void print_windows(const struct analysis *a)
 {
 	const struct series *s = &a->s;
@@ -671,100 +669,122 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 {
 	const struct evidence *e = &a->e;
 	const struct verdict *v = &a->v;
+	struct json_object *out = jnew(), *x, *y, *z, *list;
 	int p, c;
 
-	printf("{\"file\":%s,", jstr(o->input));
-	json_num("seconds", a->seconds, ",");
-	json_num("window_ms", a->s.len_ns / 1e6, ",");
-	printf("\"verdict\":{\"cause\":%s,\"title\":%s,\"why\":%s,",
-	       jstr(verdict_key(v->cause)), jstr(verdict_title(v->cause)), jstr(v->why));
-	printf("\"top\":\"%s\",\"second\":\"%s\",\"path\":\"%s\"},",
-	       verdict_part_name(v->top), verdict_part_name(v->second),
-	       verdict_path_key(v->path));
-	printf("\"parts_us\":{");
+	jset_int(out, "format", ANALYZE_JSON_FORMAT);
+	jset_str(out, "file", o->input);
+	jset_sig(out, "seconds", a->seconds, 6);
+	jset_sig(out, "window_ms", a->s.len_ns / 1e6, 6);
+	x = jnew();
+	jset_str(x, "cause", verdict_key(v->cause));
+	jset_str(x, "title", verdict_title(v->cause));
+	jset_str(x, "why", v->why);
+	jset_str(x, "top", verdict_part_name(v->top));
+	jset_str(x, "second", verdict_part_name(v->second));
+	jset_str(x, "path", verdict_path_key(v->path));
+	jset(out, "verdict", x);
+	/* keyed as "parts" is: no spaces in a key */
+	x = jnew();
 	for (p = 0; p < NR_PARTS; p++)
-		json_num(verdict_part_name(p), us(v->part_ns[p]), ",");
-	json_num("total", us(v->total_ns), "},");
+		jset_sig(x, verdict_part_key(p), us(v->part_ns[p]), 6);
+	jset_sig(x, "total", us(v->total_ns), 6);
+	jset(out, "parts_us", x);
 	/* per part: the mean the verdict used, and per connection p50/p99 */
-	printf("\"parts\":{");
+	x = jnew();
 	for (p = 0; p < NR_PARTS; p++) {
 		const struct part_dist *d = part_dist_of(a, p);
 
-		printf("%s\"%s\":{", p ? "," : "", verdict_part_key(p));
-		json_num("mean_us", us(v->part_ns[p]), ",");
-		json_num("p50_us", us(d ? d->p50 : NAN), ",");
-		json_num("p99_us", us(d ? d->p99 : NAN), "}");
+		y = jnew();
+		jset_sig(y, "mean_us", us(v->part_ns[p]), 6);
+		jset_sig(y, "p50_us", us(d ? d->p50 : NAN), 6);
+		jset_sig(y, "p99_us", us(d ? d->p99 : NAN), 6);
+		jset(x, verdict_part_key(p), y);
 	}
-	printf(",\"connect_accept\":{");
-	json_num("handshakes", a->hp[HP_TCP].n, ",");
-	json_num("mean_us", us(a->hp[HP_TCP].mean), ",");
-	json_num("p50_us", us(a->hp[HP_TCP].p50), ",");
-	json_num("p99_us", us(a->hp[HP_TCP].p99), "},");
-	printf("\"syn_accept\":{");
-	json_num("handshakes", a->hp[HP_STACK].n, ",");
-	json_num("mean_us", us(a->hp[HP_STACK].mean), ",");
-	json_num("p50_us", us(a->hp[HP_STACK].p50), ",");
-	json_num("p99_us", us(a->hp[HP_STACK].p99), "}},");
-	printf("\"accept_queue\":{");
-	json_num("handshakes", a->q.handshakes, ",");
-	json_num("acceptors", a->q.acceptors, ",");
-	json_num("wait_share", share(v->part_ns[PART_ACCEPT], v->total_ns), ",");
-	printf("\"states\":%s,\"tee\":{", a->q.states ? "true" : "false");
-	json_num("share", e->acc.tee, ",");
-	json_num("asleep", e->acc.tee_asleep, ",");
-	json_num("setup", e->acc.tee_setup, ",");
-	json_num("queue", e->acc.tee_queue, "},");
-	printf("\"time\":{");
+	y = jnew();
+	jset_sig(y, "handshakes", a->hp[HP_TCP].n, 6);
+	jset_sig(y, "mean_us", us(a->hp[HP_TCP].mean), 6);
+	jset_sig(y, "p50_us", us(a->hp[HP_TCP].p50), 6);
+	jset_sig(y, "p99_us", us(a->hp[HP_TCP].p99), 6);
+	jset(x, "connect_accept", y);
+	y = jnew();
+	jset_sig(y, "handshakes", a->hp[HP_STACK].n, 6);
+	jset_sig(y, "mean_us", us(a->hp[HP_STACK].mean), 6);
+	jset_sig(y, "p50_us", us(a->hp[HP_STACK].p50), 6);
+	jset_sig(y, "p99_us", us(a->hp[HP_STACK].p99), 6);
+	jset(x, "syn_accept", y);
+	jset(out, "parts", x);
+	x = jnew();
+	jset_sig(x, "handshakes", a->q.handshakes, 6);
+	jset_sig(x, "acceptors", a->q.acceptors, 6);
+	jset_sig(x, "wait_share", share(v->part_ns[PART_ACCEPT], v->total_ns), 6);
+	jset_bool(x, "states", a->q.states);
+	y = jnew();
+	jset_sig(y, "share", e->acc.tee, 6);
+	jset_sig(y, "asleep", e->acc.tee_asleep, 6);
+	jset_sig(y, "setup", e->acc.tee_setup, 6);
+	jset_sig(y, "queue", e->acc.tee_queue, 6);
+	jset(x, "tee", y);
+	y = jnew();
 	for (p = 0; p < NR_AQ_PARTS; p++)
-		json_num(acceptq_part_key(p), share(a->q.part_ns[p], a->q.thread_ns),
-			 p + 1 < NR_AQ_PARTS ? "," : "}},");
-	printf("\"evidence\":{");
-	json_num("handshakes", e->handshakes, ",");
-	json_num("client_handshakes", a->client_handshakes, ",");
-	json_num("netrx_wait_us", us(e->netrx_wait_ns), ",");
-	json_num("syn_synack_us", us(e->syn_synack_ns), ",");
-	json_num("synack_ack_us", us(e->synack_ack_ns), ",");
-	json_num("ack_accept_us", us(e->ack_accept_ns), ",");
-	json_num("tee_calls", a->sum.tee_calls, ",");
-	json_num("acceptor_threads", a->acceptors, ",");
-	json_num("acceptor_tee_calls", a->acceptor_calls, ",");
-	json_num("tee_per_handshake_us", us(e->tee_per_hs_ns), ",");
-	json_num("tee_blocked_share", e->tee_blocked_share, ",");
-	json_num("tee_setup_share", e->tee_setup_share, ",");
-	json_num("tee_oncpu_share", e->tee_oncpu_share, ",");
-	json_num("ksoftirqd_share", e->ksoftirqd_share, ",");
-	json_num("tee_wait_share", e->tee_wait_share, ",");
-	json_num("tee_wait_runs", a->tee_wait_runs, ",");
-	json_num("netrx_per_s", a->sum.netrx_per_s, ",");
-	json_num("rx_packets_per_s", a->sum.rx_packets_per_s, ",");
-	json_num("handshakes_per_s", a->sum.handshakes_per_s, ",");
-	json_num("untracked_handshakes", a->sum.untracked, ",");
-	json_num("tcp_hook_missed", a->sum.tcp_missed, ",");
-	json_num("syn_wait_us", us(e->syn_wait_ns), ",");
-	json_num("ack_wait_us", us(e->ack_wait_ns), ",");
-	printf("\"counters_comparable\":%s},", a->counters_note ? "false" : "true");
-	printf("\"links\":[");
+		jset_sig(y, acceptq_part_key(p),
+			 share(a->q.part_ns[p], a->q.thread_ns), 6);
+	jset(x, "time", y);
+	jset(out, "accept_queue", x);
+	x = jnew();
+	jset_sig(x, "handshakes", e->handshakes, 6);
+	jset_sig(x, "client_handshakes", a->client_handshakes, 6);
+	jset_sig(x, "netrx_wait_us", us(e->netrx_wait_ns), 6);
+	jset_sig(x, "syn_synack_us", us(e->syn_synack_ns), 6);
+	jset_sig(x, "synack_ack_us", us(e->synack_ack_ns), 6);
+	jset_sig(x, "ack_accept_us", us(e->ack_accept_ns), 6);
+	jset_sig(x, "tee_calls", a->sum.tee_calls, 6);
+	jset_sig(x, "acceptor_threads", a->acceptors, 6);
+	jset_sig(x, "acceptor_tee_calls", a->acceptor_calls, 6);
+	jset_sig(x, "tee_per_handshake_us", us(e->tee_per_hs_ns), 6);
+	jset_sig(x, "tee_blocked_share", e->tee_blocked_share, 6);
+	jset_sig(x, "tee_setup_share", e->tee_setup_share, 6);
+	jset_sig(x, "tee_oncpu_share", e->tee_oncpu_share, 6);
+	jset_sig(x, "ksoftirqd_share", e->ksoftirqd_share, 6);
+	jset_sig(x, "tee_wait_share", e->tee_wait_share, 6);
+	jset_sig(x, "tee_wait_runs", a->tee_wait_runs, 6);
+	jset_sig(x, "netrx_per_s", a->sum.netrx_per_s, 6);
+	jset_sig(x, "rx_packets_per_s", a->sum.rx_packets_per_s, 6);
+	jset_sig(x, "handshakes_per_s", a->sum.handshakes_per_s, 6);
+	jset_sig(x, "untracked_handshakes", a->sum.untracked, 6);
+	jset_sig(x, "tcp_hook_missed", a->sum.tcp_missed, 6);
+	jset_sig(x, "syn_wait_us", us(e->syn_wait_ns), 6);
+	jset_sig(x, "ack_wait_us", us(e->ack_wait_ns), 6);
+	jset_bool(x, "counters_comparable", !a->counters_note);
+	jset(out, "evidence", x);
+	list = jnew_array();
 	for (p = 0; p < NR_LINKS; p++) {
 		const struct link *l = &a->links[p];
 
-		printf("%s{\"link\":\"%s\",", p ? "," : "", l->key);
-		json_num("r", l->best.r, ",");
-		json_num("lag", l->best.lag, ",");
-		json_num("rank", l->rank, ",");
-		json_num("windows", l->best.n, "}");
+		z = jnew();
+		jset_str(z, "link", l->key);
+		jset_sig(z, "r", l->best.r, 6);
+		jset_sig(z, "lag", l->best.lag, 6);
+		jset_sig(z, "rank", l->rank, 6);
+		jset_sig(z, "windows", l->best.n, 6);
+		jappend(list, z);
 	}
-	printf("],\"cpus\":[");
+	jset(out, "links", list);
+	list = jnew_array();
 	for (c = 0; c < a->s.ncpus; c++) {
 		const struct cpu_row *r = &a->cpus[c];
 
-		printf("%s{\"cpu\":%d,", c ? "," : "", c);
-		json_num("netrx_runs", r->runs, ",");
-		json_num("packets", r->packets, ",");
-		json_num("wait_us", r->waits ? us(r->wait_ns / r->waits) : NAN, ",");
-		json_num("tee_oncpu_share", share(r->tee_oncpu_ns, a->seconds * 1e9), ",");
-		json_num("r_tee_netrx", r->r, "}");
+		z = jnew();
+		jset_int(z, "cpu", c);
+		jset_sig(z, "netrx_runs", r->runs, 6);
+		jset_sig(z, "packets", r->packets, 6);
+		jset_sig(z, "wait_us", r->waits ? us(r->wait_ns / r->waits) : NAN, 6);
+		jset_sig(z, "tee_oncpu_share", share(r->tee_oncpu_ns, a->seconds * 1e9), 6);
+		jset_sig(z, "r_tee_netrx", r->r, 6);
+		jappend(list, z);
 	}
-	printf("]}\n");
+	jset(out, "cpus", list);
+	jprint(out);
 }
 
 int analyze_main(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "json.h"
 #include "session.h"
 #include "teeprobe.h"
 #include "utils.h"
@@ -76,15 +77,6 @@ static double value(const struct session_summary *s, const struct row *r)
 	return raw(s, r) * r->scale;
 }
 
-/* json_num - a number, or null */
-static void json_num(const char *key, double v, bool comma)
-{
-	if (isnan(v) || isinf(v))
-		printf("\"%s\":null%s", key, comma ? "," : "");
-	else
-		printf("\"%s\":%.4f%s", key, v, comma ? "," : "");
-}
-
 /* compare_main - entry point of teeprobe compare */
 int compare_main(int argc, char **argv)
 {
@@ -144,20 +136,28 @@ int compare_main(int argc, char **argv)
 		session_free(r);
 	}
 	if (json) {
-		printf("{\"format\":%d,\"before\":%s,\"after\":%s,\"rows\":[",
-		       COMPARE_JSON_FORMAT, jstr(file[0]), jstr(file[1]));
+		struct json_object *out = jnew(), *list = jnew_array(), *row, *cc;
+
+		jset_int(out, "format", COMPARE_JSON_FORMAT);
+		jset_str(out, "before", file[0]);
+		jset_str(out, "after", file[1]);
 		for (i = 0; i < ARRAY_SIZE(rows); i++) {
 			a = raw(&sum[0], &rows[i]);
 			b = raw(&sum[1], &rows[i]);
-			printf("%s{\"metric\":\"%s\",", i ? "," : "", rows[i].key);
-			json_num("before", a, true);
-			json_num("after", b, true);
-			json_num("change", b - a, true);
-			json_num("ratio", a != 0 ? b / a : NAN, false);
-			printf("}");
+			row = jnew();
+			jset_str(row, "metric", rows[i].key);
+			jset_num(row, "before", a, 4);
+			jset_num(row, "after", b, 4);
+			jset_num(row, "change", b - a, 4);
+			jset_num(row, "ratio", a != 0 ? b / a : NAN, 4);
+			jappend(list, row);
 		}
-		printf("],\"counters_comparable\":{\"before\":%s,\"after\":%s}}\n",
-		       note[0] ? "false" : "true", note[1] ? "false" : "true");
+		jset(out, "rows", list);
+		cc = jnew();
+		jset_bool(cc, "before", !note[0]);
+		jset_bool(cc, "after", !note[1]);
+		jset(out, "counters_comparable", cc);
+		jprint(out);
 		return 0;
 	}
 	printf("%-24s %14s %14s %14s %9s\n", "", "before", "after", "change",

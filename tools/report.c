@@ -19,6 +19,7 @@
 
 #include "../module/abi.h"
 #include "derive.h"
+#include "json.h"
 #include "module.h"
 #include "report.h"
 #include "session.h"
@@ -32,6 +33,8 @@
 #define MAX_THREADS	SESSION_MAX_THREADS
 #define MAX_CPUS	SESSION_MAX_CPUS
 #define TOP_THREADS	5
+/* The JSON's version: 2 since it goes through json-c (1 was printf's) */
+#define REPORT_JSON_FORMAT	2
 
 struct samples {
 	unsigned long long *v;
@@ -94,6 +97,7 @@ struct report {
 	int nr_threads;
 	unsigned long long threads_overflow;
 	struct netrx_windows win[MAX_CPUS];
+	struct json_object *j;		/* --json: the output, built */
 };
 
 /* report_usage - help for teeprobe report */
@@ -243,44 +247,50 @@ static double snap_value(const struct snapshot *s, const char *source)
 
 /* ---- output ---------------------------------------------------------------- */
 
-/* json_sep - a comma between members */
-static const char *json_sep(bool *first)
+/* cpu_pct - the five shares of CPU time @pct into @o */
+static void cpu_pct(struct json_object *o, const double pct[5])
 {
-	if (*first) {
-		*first = false;
-		return "";
-	}
-	return ",";
+	static const char *const keys[5] = {
+		"user", "system", "softirq", "irq", "idle"
+	};
+	int i;
+
+	for (i = 0; i < 5; i++)
+		jset_num(o, keys[i], pct[i], 2);
 }
 
 /* print_context - the CPU context, per CPU and all */
-static void print_context(const struct report *r, const struct report_opts *o,
-			  int ncpus)
+static void print_context(const struct report *r, int ncpus)
 {
+	struct json_object *all, *list, *row;
 	double pct[5];
 	char name[16];
-	bool first = true;
 	int cpu;
 
 	if (!derive_cpu(&r->snap[0], &r->snap[1], "cpu", pct)) {
-		if (o->json)
-			printf(",\"cpu\":null");
+		if (r->j)
+			jset(r->j, "cpu", NULL);
 		else
 			printf("CPU context: not in this file (record with teeprobe record)\n\n");
 		return;
 	}
-	if (o->json) {
-		printf(",\"cpu\":{\"all\":{\"user\":%.2f,\"system\":%.2f,\"softirq\":%.2f,\"irq\":%.2f,\"idle\":%.2f},\"per_cpu\":[",
-		       pct[0], pct[1], pct[2], pct[3], pct[4]);
+	if (r->j) {
+		all = jnew();
+		cpu_pct(all, pct);
+		list = jnew_array();
 		for (cpu = 0; cpu < ncpus; cpu++) {
 			snprintf(name, sizeof(name), "cpu%d", cpu);
 			if (!derive_cpu(&r->snap[0], &r->snap[1], name, pct))
 				continue;
-			printf("%s{\"cpu\":%d,\"user\":%.2f,\"system\":%.2f,\"softirq\":%.2f,\"irq\":%.2f,\"idle\":%.2f}",
-			       json_sep(&first), cpu, pct[0], pct[1], pct[2],
-			       pct[3], pct[4]);
+			row = jnew();
+			jset_int(row, "cpu", cpu);
+			cpu_pct(row, pct);
+			jappend(list, row);
 		}
-		printf("]}");
+		row = jnew();
+		jset(row, "all", all);
+		jset(row, "per_cpu", list);
+		jset(r->j, "cpu", row);
 		return;
 	}
 	printf("CPU context (%% of CPU time)\n");
@@ -306,11 +316,11 @@ static int cmp_thread(const void *a, const void *b)
 }
 
 /* print_tee - TEE ioctls by command, then the top threads */
-static void print_tee(struct report *r, const struct report_opts *o,
-		      double seconds)
+static void print_tee(struct report *r, double seconds)
 {
+	struct json_object *tee = NULL, *cmds = NULL;
 	struct tables tb = { 0 };
-	bool first = true, from_snap;
+	bool from_snap;
 	double calls, total, off, runq, qw, errors, p50, p99, max;
 	double sec_n, sec_ns;
 	double bucket[HIST_BUCKETS];
@@ -321,10 +331,11 @@ static void print_tee(struct report *r, const struct report_opts *o,
 
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tee_stats");
 	from_snap = tb.ok;
-	if (o->json)
-		printf(",\"tee\":{\"source\":\"%s\",\"commands\":[",
-		       from_snap ? "snapshots" : "events");
-	else
+	if (r->j) {
+		tee = jnew();
+		cmds = jnew_array();
+		jset_str(tee, "source", from_snap ? "snapshots" : "events");
+	} else {
 		printf("TEE ioctls by command (%s; percentiles from %s)\n"
 		       "  %-14s %8s %9s %6s %10s %10s %10s %10s %8s %6s %8s %6s\n",
 		       from_snap ? "counts from the module's counters" :
@@ -333,6 +344,7 @@ static void print_tee(struct report *r, const struct report_opts *o,
 		       "cmd", "calls", "calls/s", "errors", "mean_us", "p50_us",
 		       "p99_us", "max_us", "blocked%", "runq%", "on-cpu%",
 		       "wait%");
+	}
 	n = from_snap ? tb.t[1].nrows : r->nr_cmds;
 	for (i = 0; i < n; i++) {
 		const char *name;
@@ -386,11 +398,25 @@ static void print_tee(struct report *r, const struct report_opts *o,
 			p99 = hist_pct(bucket, max, 99);
 			tables_free(&th);
 		}
-		if (o->json) {
-			printf("%s{\"cmd\":%s,\"calls\":%.0f,\"calls_per_s\":%.2f,\"errors\":%.0f,\"total_ns\":%.0f,\"offcpu_ns\":%.0f,\"runq_ns\":%.0f,\"queue_wait_ns\":%.0f,\"secure_entries\":%.0f,\"secure_ns\":%.0f,\"mean_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%.0f,\"blocked_share\":%.4f}",
-			       json_sep(&first), jstr(name), calls, rate(calls, seconds),
-			       errors, total, off, runq, qw, sec_n, sec_ns,
-			       total / calls, p50, p99, max, share(off, total));
+		if (r->j) {
+			struct json_object *x = jnew();
+
+			jset_str(x, "cmd", name);
+			jset_num(x, "calls", calls, 0);
+			jset_num(x, "calls_per_s", rate(calls, seconds), 2);
+			jset_num(x, "errors", errors, 0);
+			jset_num(x, "total_ns", total, 0);
+			jset_num(x, "offcpu_ns", off, 0);
+			jset_num(x, "runq_ns", runq, 0);
+			jset_num(x, "queue_wait_ns", qw, 0);
+			jset_num(x, "secure_entries", sec_n, 0);
+			jset_num(x, "secure_ns", sec_ns, 0);
+			jset_num(x, "mean_ns", total / calls, 0);
+			jset_num(x, "p50_ns", p50, 0);
+			jset_num(x, "p99_ns", p99, 0);
+			jset_num(x, "max_ns", max, 0);
+			jset_num(x, "blocked_share", share(off, total), 4);
+			jappend(cmds, x);
 		} else {
 			printf("  %-14s %8.0f %9.1f %6.0f %10.1f %10.1f %10.1f %10.1f %8.1f %6.1f %8.1f %6.1f\n",
 			       name, calls, rate(calls, seconds), errors,
@@ -409,23 +435,30 @@ static void print_tee(struct report *r, const struct report_opts *o,
 						       100 * share(total - off - runq - sec_ns, total));
 		}
 	}
-	if (!o->json && first && !n)
+	if (!r->j && !n)
 		printf("  (no TEE ioctls)\n");
-	if (!o->json && secure_len)
+	if (!r->j && secure_len)
 		printf("  in the secure world (entries timed by the driver's SMC probes)\n"
 		       "  %-14s %8s %9s %10s %8s %8s\n%s",
 		       "cmd", "entries", "per_call", "mean_us", "secure%",
 		       "normal%", secure);
 	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);
-	if (o->json) {
-		printf("],\"threads\":[");
-		first = true;
-		for (i = 0; i < r->nr_threads && i < TOP_THREADS; i++)
-			printf("%s{\"tid\":%d,\"comm\":%s,\"calls\":%llu,\"total_ns\":%.0f,\"offcpu_ns\":%.0f}",
-			       json_sep(&first), r->threads[i].tid,
-			       jstr(r->threads[i].comm), r->threads[i].calls,
-			       r->threads[i].total_ns, r->threads[i].offcpu_ns);
-		printf("],\"threads_overflow\":%llu}", r->threads_overflow);
+	if (r->j) {
+		struct json_object *threads = jnew_array(), *x;
+
+		for (i = 0; i < r->nr_threads && i < TOP_THREADS; i++) {
+			x = jnew();
+			jset_int(x, "tid", r->threads[i].tid);
+			jset_str(x, "comm", r->threads[i].comm);
+			jset_int(x, "calls", r->threads[i].calls);
+			jset_num(x, "total_ns", r->threads[i].total_ns, 0);
+			jset_num(x, "offcpu_ns", r->threads[i].offcpu_ns, 0);
+			jappend(threads, x);
+		}
+		jset(tee, "commands", cmds);
+		jset(tee, "threads", threads);
+		jset_int(tee, "threads_overflow", r->threads_overflow);
+		jset(r->j, "tee", tee);
 	} else if (r->nr_threads) {
 		printf("  top threads by time in TEE ioctls:\n"
 		       "  %-8s %-16s %8s %12s %8s\n", "tid", "comm", "calls",
@@ -437,11 +470,11 @@ static void print_tee(struct report *r, const struct report_opts *o,
 			       100 * share(r->threads[i].offcpu_ns,
 					   r->threads[i].total_ns));
 	}
-	if (!o->json && r->threads_overflow)
+	if (!r->j && r->threads_overflow)
 		printf("  (%llu calls of threads beyond the %d this report keeps: in the\n"
 		       "   totals above, not in the list)\n", r->threads_overflow,
 		       MAX_THREADS);
-	if (!o->json)
+	if (!r->j)
 		printf("\n");
 	tables_free(&tb);
 }
@@ -478,12 +511,11 @@ static void netrx_compute(const struct tables *st, const struct tables *hi,
 }
 
 /* print_netrx - NET_RX per CPU and the NICs' receive rates */
-static void print_netrx(const struct report *r, const struct report_opts *o,
-			double seconds, int ncpus)
+static void print_netrx(const struct report *r, double seconds, int ncpus)
 {
+	struct json_object *list = r->j ? jnew_array() : NULL, *row;
 	struct tables st = { 0 }, hi = { 0 };
 	struct netrx_row x;
-	bool first = true;
 	char cpu[16];
 	int i;
 
@@ -491,9 +523,7 @@ static void print_netrx(const struct report *r, const struct report_opts *o,
 	tables_load(&hi, &r->snap[0], &r->snap[1], "netrx_hist");
 	if (!st.ok) {
 		/* A plain trace-cmd recording: the windows are all there is. */
-		if (o->json)
-			printf(",\"netrx\":{\"source\":\"windows\",\"per_cpu\":[");
-		else
+		if (!r->j)
 			printf("NET_RX per CPU (from the window summaries)\n"
 			       "  %-5s %8s %10s %10s %10s\n", "cpu", "windows",
 			       "runs/s", "packets/s", "ksoftirqd%");
@@ -503,27 +533,27 @@ static void print_netrx(const struct report *r, const struct report_opts *o,
 
 			if (!w->windows)
 				continue;
-			if (o->json)
-				printf("%s{\"cpu\":%d,\"windows\":%llu,\"runs\":%.0f,\"packets\":%.0f,\"runs_per_s\":%.2f,\"packets_per_s\":%.2f,\"ksoftirqd_share\":%.4f}",
-				       json_sep(&first), i, w->windows, w->runs,
-				       w->packets, rate(w->runs, span),
-				       rate(w->packets, span),
-				       share(w->ksoftirqd_runs, w->runs));
-			else
+			if (r->j) {
+				row = jnew();
+				jset_int(row, "cpu", i);
+				jset_int(row, "windows", w->windows);
+				jset_num(row, "runs", w->runs, 0);
+				jset_num(row, "packets", w->packets, 0);
+				jset_num(row, "runs_per_s", rate(w->runs, span), 2);
+				jset_num(row, "packets_per_s", rate(w->packets, span), 2);
+				jset_num(row, "ksoftirqd_share",
+					 share(w->ksoftirqd_runs, w->runs), 4);
+				jappend(list, row);
+			} else {
 				printf("  %-5d %8llu %10.1f %10.1f %10.1f\n", i,
 				       w->windows, rate(w->runs, span),
 				       rate(w->packets, span),
 				       100 * share(w->ksoftirqd_runs, w->runs));
+			}
 		}
-		if (o->json)
-			printf("]}");
-		else
-			printf("\n");
 		goto out;
 	}
-	if (o->json)
-		printf(",\"netrx\":{\"source\":\"snapshots\",\"per_cpu\":[");
-	else
+	if (!r->j)
 		printf("NET_RX per CPU (raise->entry delays in us: inline = at irq exit or bh enable,\n"
 		       "ksoftirqd = deferred to ksoftirqd; percentiles are upper bounds)\n"
 		       "  %-5s %9s %10s %10s %8s %10s %8s %8s %8s %8s %8s %8s %8s\n",
@@ -538,13 +568,24 @@ static void print_netrx(const struct report *r, const struct report_opts *o,
 		if (table_find(&st.t[1], cpu, NULL) < 0)
 			continue;
 		netrx_compute(&st, &hi, cpu, &x);
-		if (o->json) {
-			printf("%s{\"cpu\":%s,\"runs\":%.0f,\"raises\":%.0f,\"packets\":%.0f,\"ksoftirqd_runs\":%.0f,\"reraises\":%.0f,\"budget_full\":%.0f,\"runs_per_s\":%.2f,\"packets_per_s\":%.2f,\"inline_delay_p50_ns\":%.0f,\"inline_delay_p99_ns\":%.0f,\"inline_delay_max_ns\":%.0f,\"ksoftirqd_delay_p50_ns\":%.0f,\"ksoftirqd_delay_p99_ns\":%.0f,\"ksoftirqd_delay_max_ns\":%.0f}",
-			       json_sep(&first), jstr(cpu), x.runs, x.raises,
-			       x.packets, x.ksoftirqd, x.reraises,
-			       x.budget_full, rate(x.runs, seconds),
-			       rate(x.packets, seconds), x.inl[0], x.inl[1],
-			       x.inl[2], x.ksd[0], x.ksd[1], x.ksd[2]);
+		if (r->j) {
+			row = jnew();
+			jset_str(row, "cpu", cpu);
+			jset_num(row, "runs", x.runs, 0);
+			jset_num(row, "raises", x.raises, 0);
+			jset_num(row, "packets", x.packets, 0);
+			jset_num(row, "ksoftirqd_runs", x.ksoftirqd, 0);
+			jset_num(row, "reraises", x.reraises, 0);
+			jset_num(row, "budget_full", x.budget_full, 0);
+			jset_num(row, "runs_per_s", rate(x.runs, seconds), 2);
+			jset_num(row, "packets_per_s", rate(x.packets, seconds), 2);
+			jset_num(row, "inline_delay_p50_ns", x.inl[0], 0);
+			jset_num(row, "inline_delay_p99_ns", x.inl[1], 0);
+			jset_num(row, "inline_delay_max_ns", x.inl[2], 0);
+			jset_num(row, "ksoftirqd_delay_p50_ns", x.ksd[0], 0);
+			jset_num(row, "ksoftirqd_delay_p99_ns", x.ksd[1], 0);
+			jset_num(row, "ksoftirqd_delay_max_ns", x.ksd[2], 0);
+			jappend(list, row);
 		} else {
 			printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8.0f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
 			       cpu, rate(x.runs, seconds), rate(x.raises, seconds),
@@ -554,27 +595,28 @@ static void print_netrx(const struct report *r, const struct report_opts *o,
 			       x.ksd[0] / 1e3, x.ksd[1] / 1e3, x.ksd[2] / 1e3);
 		}
 	}
-	if (o->json)
-		printf("]}");
-	else
-		printf("\n");
 out:
+	if (r->j) {
+		row = jnew();
+		jset_str(row, "source", st.ok ? "snapshots" : "windows");
+		jset(row, "per_cpu", list);
+		jset(r->j, "netrx", row);
+	} else {
+		printf("\n");
+	}
 	tables_free(&st);
 	tables_free(&hi);
 }
 
 /* print_nics - receive rate of every interface that received packets */
-static void print_nics(const struct report *r, const struct report_opts *o,
-		       double seconds)
+static void print_nics(const struct report *r, double seconds)
 {
 	const char *end = snapshot_text(&r->snap[1], "net_dev");
+	struct json_object *list = r->j ? jnew_array() : NULL, *row;
 	char *copy, *line, *save = NULL, dev[64];
-	bool first = true;
 	double a, b;
 
-	if (o->json)
-		printf(",\"nics\":[");
-	else if (end)
+	if (!r->j && end)
 		printf("NIC receive (/proc/net/dev)\n");
 	copy = xstrdup(end ? end : "");
 	for (line = strtok_r(copy, "\n", &save); line;
@@ -585,23 +627,26 @@ static void print_nics(const struct report *r, const struct report_opts *o,
 		a = 0;
 		if (b <= 0)
 			continue;
-		if (o->json)
-			printf("%s{\"dev\":%s,\"rx_packets\":%.0f,\"rx_packets_per_s\":%.2f}",
-			       json_sep(&first), jstr(dev), b - a, rate(b - a, seconds));
-		else
+		if (r->j) {
+			row = jnew();
+			jset_str(row, "dev", dev);
+			jset_num(row, "rx_packets", b - a, 0);
+			jset_num(row, "rx_packets_per_s", rate(b - a, seconds), 2);
+			jappend(list, row);
+		} else {
 			printf("  %-12s %10.0f packets %10.1f/s\n", tstr(dev), b - a,
 			       rate(b - a, seconds));
+		}
 	}
 	free(copy);
-	if (o->json)
-		printf("]");
+	if (r->j)
+		jset(r->j, "nics", list);
 	else if (end)
 		printf("\n");
 }
 
 /* print_tcp - the kernel's own TCP counters over the session */
-static void print_tcp(const struct report *r, const struct report_opts *o,
-		      double seconds)
+static void print_tcp(const struct report *r, double seconds)
 {
 	static const struct { const char *src, *name; } c[] = {
 		{ "snmp", "PassiveOpens" }, { "snmp", "ActiveOpens" },
@@ -609,36 +654,35 @@ static void print_tcp(const struct report *r, const struct report_opts *o,
 		{ "netstat", "ListenOverflows" }, { "netstat", "ListenDrops" },
 		{ "netstat", "TCPSynRetrans" }, { "netstat", "TCPReqQFullDrop" },
 	};
-	bool first = true;
+	struct json_object *tcp = NULL;
 	unsigned int i;
 
 	if (!snapshot_text(&r->snap[1], "snmp")) {
-		if (o->json)
-			printf(",\"tcp\":null");
+		if (r->j)
+			jset(r->j, "tcp", NULL);
 		return;
 	}
-	if (o->json)
-		printf(",\"tcp\":{");
+	if (r->j)
+		tcp = jnew();
 	else
 		printf("TCP (the kernel's counters, all sockets)\n");
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		double d = derive_snmp(&r->snap[0], &r->snap[1], c[i].src, c[i].name);
 
-		if (o->json)
-			printf("%s%s:%.0f", json_sep(&first), jstr(c[i].name), d);
+		if (tcp)
+			jset_num(tcp, c[i].name, d, 0);
 		else
 			printf("  %-18s %10.0f %10.1f/s\n", c[i].name, d,
 			       rate(d, seconds));
 	}
-	if (o->json)
-		printf("}");
+	if (tcp)
+		jset(r->j, "tcp", tcp);
 	else
 		printf("\n");
 }
 
 /* print_handshakes - TCP handshake phases per port, then from the events */
-static void print_handshakes(struct report *r, const struct report_opts *o,
-			     double seconds)
+static void print_handshakes(struct report *r, double seconds)
 {
 	static const char *const counters[] = {
 		"syns", "synacks", "syn_drops", "listen_overflows",
@@ -647,15 +691,15 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 	};
 	double bucket[HIST_BUCKETS], v[5], count, sum, p50, p99, max;
 	struct tables tb = { 0 }, th = { 0 };
+	struct json_object *ports = NULL, *port_o = NULL, *phases = NULL, *x;
 	const char *keys[2];
-	bool first = true, firstp;
 	unsigned int k;
 	int i, p, q;
 
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tcp_stats");
 	tables_load(&th, &r->snap[0], &r->snap[1], "tcp_hist");
-	if (o->json)
-		printf(",\"handshakes\":{\"ports\":[");
+	if (r->j)
+		ports = jnew_array();
 	else
 		printf("TCP handshakes by port (module's counters; phase percentiles are upper bounds)\n");
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
@@ -664,12 +708,13 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
 			continue;
 		port = tb.t[1].rows[i][1];
-		if (o->json) {
-			printf("%s{\"port\":%s", json_sep(&first), jstr(port));
+		if (r->j) {
+			port_o = jnew();
+			jset_str(port_o, "port", port);
 			for (k = 0; k < ARRAY_SIZE(counters); k++)
-				printf(",\"%s\":%.0f", counters[k],
-				       tables_delta(&tb, "all", port, counters[k]));
-			printf(",\"phases\":[");
+				jset_num(port_o, counters[k],
+					 tables_delta(&tb, "all", port, counters[k]), 0);
+			phases = jnew_array();
 		} else {
 			printf("  port %s:", port);
 			for (k = 0; k < ARRAY_SIZE(counters); k++)
@@ -679,7 +724,6 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 			       "count", "per_s", "mean_us", "p50_us", "p99_us",
 			       "max_us");
 		}
-		firstp = true;
 		for (q = 0; q < NR_PHASES; q++) {
 			p = phase_order[q];
 			derive_tcp_phase(&r->snap[0], port, phase_names[p], v);
@@ -696,29 +740,36 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 			tables_hist_keyed_delta(&th, keys, 2, "all", bucket);
 			p50 = hist_pct(bucket, max, 50);
 			p99 = hist_pct(bucket, max, 99);
-			if (o->json)
-				printf("%s{\"phase\":\"%s\",\"count\":%.0f,\"sum_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%.0f}",
-				       json_sep(&firstp), phase_names[p], count,
-				       sum, p50, p99, max);
-			else
+			if (r->j) {
+				x = jnew();
+				jset_str(x, "phase", phase_names[p]);
+				jset_num(x, "count", count, 0);
+				jset_num(x, "sum_ns", sum, 0);
+				jset_num(x, "p50_ns", p50, 0);
+				jset_num(x, "p99_ns", p99, 0);
+				jset_num(x, "max_ns", max, 0);
+				jappend(phases, x);
+			} else {
 				printf("  %-14s %8.0f %10.1f %10.1f %10.1f %10.1f %10.1f\n",
 				       phase_names[p], count, rate(count, seconds),
 				       sum / count / 1e3, p50 / 1e3, p99 / 1e3,
 				       max / 1e3);
+			}
 		}
-		printf(o->json ? "]}" : "");
+		if (r->j) {
+			jset(port_o, "phases", phases);
+			jappend(ports, port_o);
+		}
 	}
 	tables_free(&tb);
 	tables_free(&th);
-	if (o->json)
-		printf("],\"events\":{\"server\":%llu,\"client\":%llu,\"phases\":[",
-		       r->handshakes[0], r->handshakes[1]);
+	if (r->j)
+		phases = jnew_array();
 	else if (r->handshakes[0] + r->handshakes[1])
 		printf("  from %llu server and %llu client handshake events (exact):\n"
 		       "  %-14s %8s %10s %10s %10s %10s\n", r->handshakes[0],
 		       r->handshakes[1], "phase", "count", "mean_us", "p50_us",
 		       "p99_us", "max_us");
-	firstp = true;
 	for (q = 0; q < NR_PHASES; q++) {
 		struct samples *x = &r->phase[phase_order[q]];
 		double total = 0;
@@ -730,19 +781,36 @@ static void print_handshakes(struct report *r, const struct report_opts *o,
 		sort_u64(x->v, x->n);
 		for (j = 0; j < x->n; j++)
 			total += x->v[j];
-		if (o->json)
-			printf("%s{\"phase\":\"%s\",\"count\":%zu,\"mean_ns\":%.0f,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"max_ns\":%llu}",
-			       json_sep(&firstp), phase_names[p], x->n,
-			       total / x->n, pct_sorted(x->v, x->n, 50),
-			       pct_sorted(x->v, x->n, 99), x->v[x->n - 1]);
-		else
+		if (r->j) {
+			struct json_object *e = jnew();
+
+			jset_str(e, "phase", phase_names[p]);
+			jset_int(e, "count", x->n);
+			jset_num(e, "mean_ns", total / x->n, 0);
+			jset_num(e, "p50_ns", pct_sorted(x->v, x->n, 50), 0);
+			jset_num(e, "p99_ns", pct_sorted(x->v, x->n, 99), 0);
+			jset_int(e, "max_ns", x->v[x->n - 1]);
+			jappend(phases, e);
+		} else {
 			printf("  %-14s %8zu %10.1f %10.1f %10.1f %10.1f\n",
 			       phase_names[p], x->n, total / x->n / 1e3,
 			       pct_sorted(x->v, x->n, 50) / 1e3,
 			       pct_sorted(x->v, x->n, 99) / 1e3,
 			       x->v[x->n - 1] / 1e3);
+		}
 	}
-	printf(o->json ? "]}}" : "\n");
+	if (r->j) {
+		struct json_object *hs = jnew(), *ev = jnew();
+
+		jset_int(ev, "server", r->handshakes[0]);
+		jset_int(ev, "client", r->handshakes[1]);
+		jset(ev, "phases", phases);
+		jset(hs, "ports", ports);
+		jset(hs, "events", ev);
+		jset(r->j, "handshakes", hs);
+	} else {
+		printf("\n");
+	}
 }
 
 /* print_hist - one histogram set, rtla style: a column per CPU */
@@ -807,7 +875,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 	const char *uname = snapshot_text(&r->snap[1], "uname");
 	double ring = snap_value(&r->snap[1], "ring_losses");
 	const char *note = session_counters_note(r->s);
-	bool first = true;
+	struct json_object *x;
 	int i;
 
 	if (ncpus <= 0) {
@@ -836,19 +904,29 @@ static void print_report(struct report *r, const struct report_opts *o)
 	tables_free(&ts);
 
 	if (o->json) {
-		printf("{\"file\":%s,\"seconds\":%.3f,\"cpus\":%d,\"snapshots\":%s,\"events\":{",
-		       jstr(o->input), seconds, ncpus,
-		       snapshot_text(&r->snap[1], "time") ? "true" : "false");
+		r->j = jnew();
+		jset_int(r->j, "format", REPORT_JSON_FORMAT);
+		jset_str(r->j, "file", o->input);
+		jset_num(r->j, "seconds", seconds, 3);
+		jset_int(r->j, "cpus", ncpus);
+		jset_bool(r->j, "snapshots", snapshot_text(&r->snap[1], "time"));
+		x = jnew();
 		for (i = 0; i < r->s->nr_kinds; i++)
-			printf("%s%s:%llu", json_sep(&first),
-			       jstr(r->s->kinds[i].name), r->s->kinds[i].count);
-		printf("},\"other_events\":%llu,\"lost\":{\"ring_buffer\":%.0f,\"missed_events\":%llu,\"tee_kretprobe_missed\":%.0f,\"tee_untracked\":%.0f,\"tcp_probe_missed\":%.0f}",
-		       r->s->other_events, ring, r->s->missed_events, tee_missed,
-		       untracked, tcp_missed);
-		printf(",\"counters\":{\"comparable\":%s", note ? "false" : "true");
+			jset_int(x, r->s->kinds[i].name, r->s->kinds[i].count);
+		jset(r->j, "events", x);
+		jset_int(r->j, "other_events", r->s->other_events);
+		x = jnew();
+		jset_num(x, "ring_buffer", ring, 0);
+		jset_int(x, "missed_events", r->s->missed_events);
+		jset_num(x, "tee_kretprobe_missed", tee_missed, 0);
+		jset_num(x, "tee_untracked", untracked, 0);
+		jset_num(x, "tcp_probe_missed", tcp_missed, 0);
+		jset(r->j, "lost", x);
+		x = jnew();
+		jset_bool(x, "comparable", !note);
 		if (note)
-			printf(",\"why\":%s", jstr(note));
-		printf("}");
+			jset_str(x, "why", note);
+		jset(r->j, "counters", x);
 	} else {
 		printf("teeprobe report: %s\n", tstr(o->input));
 		printf("  %.*s%s%d CPUs, %.3f s\n",
@@ -866,14 +944,15 @@ static void print_report(struct report *r, const struct report_opts *o)
 			       "  comes from the events\n", note);
 		printf("\n");
 	}
-	print_context(r, o, ncpus);
-	print_tee(r, o, seconds);
-	print_netrx(r, o, seconds, ncpus);
-	print_nics(r, o, seconds);
-	print_handshakes(r, o, seconds);
-	print_tcp(r, o, seconds);
-	if (o->json) {
-		printf("}\n");
+	print_context(r, ncpus);
+	print_tee(r, seconds);
+	print_netrx(r, seconds, ncpus);
+	print_nics(r, seconds);
+	print_handshakes(r, seconds);
+	print_tcp(r, seconds);
+	if (r->j) {
+		jprint(r->j);
+		r->j = NULL;
 		return;
 	}
 	if (o->hist) {

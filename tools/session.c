@@ -41,10 +41,11 @@ struct event_fields {
 
 enum {
 	TEE_CMD, TEE_DURATION, TEE_OFFCPU, TEE_RUNQ, TEE_QUEUE_WAIT, TEE_RET,
-	NR_TEE_FIELDS
+	TEE_COMM, NR_TEE_FIELDS
 };
 static const char *const tee_names[NR_TEE_FIELDS] = {
-	"cmd", "duration_ns", "offcpu_ns", "runq_ns", "queue_wait_ns", "ret"
+	"cmd", "duration_ns", "offcpu_ns", "runq_ns", "queue_wait_ns", "ret",
+	"comm"
 };
 
 enum {
@@ -184,10 +185,23 @@ static void on_tee_exit(struct reader *rd, struct tep_event *event,
 			return;
 	if (s->nr_threads < SESSION_MAX_THREADS) {
 		struct session_thread *t = &s->threads[s->nr_threads++];
+		const struct tep_format_field *f = ef->f[TEE_COMM];
 
 		t->tid = call->tid;
-		snprintf(t->comm, sizeof(t->comm), "%s",
-			 tep_data_comm_from_pid(event->tep, call->tid));
+		/*
+		 * The event's own comm (a module that carries it);
+		 * else trace-cmd's saved_cmdlines, which may have lost it
+		 */
+		if (f && f->offset >= 0 && f->size > 0 && f->size <= 64 &&
+		    f->offset + f->size <= record->size &&
+		    ((const char *)record->data)[f->offset])
+			snprintf(t->comm, sizeof(t->comm), "%.*s",
+				 (int)strnlen((const char *)record->data + f->offset,
+					      f->size),
+				 (const char *)record->data + f->offset);
+		else
+			snprintf(t->comm, sizeof(t->comm), "%s",
+				 tep_data_comm_from_pid(event->tep, call->tid));
 	}
 }
 

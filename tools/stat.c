@@ -19,6 +19,7 @@
 
 #include "derive.h"
 #include "figures.h"
+#include "json.h"
 #include "module.h"
 #include "prometheus.h"
 #include "snapshot.h"
@@ -66,15 +67,6 @@ static void stat_usage(FILE *out)
 		"Documentation/teeprobe-stat.rst for the metrics.\n");
 }
 
-/* jnum - "KEY":VALUE with @prec decimals, null for a figure not there */
-static void jnum(const char *key, double v, int prec)
-{
-	if (isnan(v) || isinf(v))
-		printf(",\"%s\":null", key);
-	else
-		printf(",\"%s\":%.*f", key, prec, v);
-}
-
 /* print_line - one interval's figures @f as text or JSON */
 static void print_line(const struct figures *f, bool json, bool header)
 {
@@ -83,22 +75,24 @@ static void print_line(const struct figures *f, bool json, bool header)
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
 	if (json) {
-		printf("{\"time\":\"%s\"", when);
-		jnum("system_pct", f->system_pct, 2);
-		jnum("softirq_pct", f->softirq_pct, 2);
-		jnum("netrx_runs_per_s", f->netrx_per_s, 1);
-		jnum("rx_packets_per_s", f->rx_packets_per_s, 1);
-		jnum("packets_per_run", f->packets_per_run, 2);
-		jnum("inline_delay_p99_ns", f->inline_delay_p99_ns, 0);
-		jnum("ksoftirqd_share", f->ksoftirqd_share, 4);
-		jnum("tee_calls_per_s", f->tee_calls_per_s, 1);
-		jnum("tee_blocked_share", f->tee_blocked_share, 4);
-		jnum("tee_p99_ns", f->tee_p99_ns, 0);
-		jnum("accepts_per_s", f->passive_opens_per_s, 1);
-		jnum("handshakes_per_s", f->handshakes_per_s, 1);
-		jnum("syn_synack_p99_ns", f->syn_synack_p99_ns, 0);
-		jnum("ack_accept_p99_ns", f->ack_accept_p99_ns, 0);
-		printf("}\n");
+		struct json_object *o = jnew();
+
+		jset_str(o, "time", when);
+		jset_num(o, "system_pct", f->system_pct, 2);
+		jset_num(o, "softirq_pct", f->softirq_pct, 2);
+		jset_num(o, "netrx_runs_per_s", f->netrx_per_s, 1);
+		jset_num(o, "rx_packets_per_s", f->rx_packets_per_s, 1);
+		jset_num(o, "packets_per_run", f->packets_per_run, 2);
+		jset_num(o, "inline_delay_p99_ns", f->inline_delay_p99_ns, 0);
+		jset_num(o, "ksoftirqd_share", f->ksoftirqd_share, 4);
+		jset_num(o, "tee_calls_per_s", f->tee_calls_per_s, 1);
+		jset_num(o, "tee_blocked_share", f->tee_blocked_share, 4);
+		jset_num(o, "tee_p99_ns", f->tee_p99_ns, 0);
+		jset_num(o, "accepts_per_s", f->passive_opens_per_s, 1);
+		jset_num(o, "handshakes_per_s", f->handshakes_per_s, 1);
+		jset_num(o, "syn_synack_p99_ns", f->syn_synack_p99_ns, 0);
+		jset_num(o, "ack_accept_p99_ns", f->ack_accept_p99_ns, 0);
+		jprint(o);
 	} else {
 		if (header)
 			printf("%-8s %7s %7s %9s %9s %7s %10s %6s %8s %8s %10s %9s %10s %10s\n",
@@ -124,10 +118,15 @@ static void print_skipped(const char *why, bool json)
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-	if (json)
-		printf("{\"time\":\"%s\",\"skipped\":\"%s\"}\n", when, why);
-	else
+	if (json) {
+		struct json_object *o = jnew();
+
+		jset_str(o, "time", when);
+		jset_str(o, "skipped", why);
+		jprint(o);
+	} else {
 		printf("%-8s interval skipped: %s\n", when, why);
+	}
 	fflush(stdout);
 }
 

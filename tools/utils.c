@@ -198,7 +198,7 @@ static size_t utf8_len(const unsigned char *s)
 }
 
 /*
- * struct str_ring - the buffers of jstr or tstr: a result lives until the
+ * struct str_ring - the buffers of tstr: a result lives until the
  * eighth call after its own, so that several can go into one printf
  */
 struct str_ring {
@@ -221,40 +221,33 @@ static char *ring_take(struct str_ring *r, size_t size)
 }
 
 /*
- * jstr - @s as a JSON string, quotes included: '"', '\' and control
- * characters escaped, bytes that are not UTF-8 as U+FFFD, NULL as null.
- * The result lives until the eighth call after this one (a ring of
- * buffers), so that several can go into one printf.
+ * utf8_clean - a copy of @s (to free) with every byte that is not part of
+ * valid UTF-8 as U+FFFD: what goes into JSON, which must be UTF-8 (a file
+ * or thread name is whatever bytes its owner chose)
  */
-const char *jstr(const char *s)
+char *utf8_clean(const char *s)
 {
-	static struct str_ring ring;
 	const unsigned char *p = (const unsigned char *)s;
 	char *out, *o;
 	size_t n;
 
-	if (!s)
-		return "null";
-	/* at most 6 bytes out for a byte in ("\u00XX"), and the quotes */
-	out = ring_take(&ring, strlen(s) * 6 + 3);
+	/* at most 3 bytes out (U+FFFD) for a byte in */
+	out = malloc(strlen(s) * 3 + 1);
+	if (!out)
+		fatal("out of memory\n");
 	o = out;
-	*o++ = '"';
 	while (*p) {
-		if (*p == '"' || *p == '\\') {
-			*o++ = '\\';
-			*o++ = *p++;
-		} else if (*p < 0x20 || *p == 0x7f) {
-			o += sprintf(o, "\\u%04x", *p++);
-		} else if ((n = utf8_len(p))) {
+		n = utf8_len(p);
+		if (n) {
 			memcpy(o, p, n);
 			o += n;
 			p += n;
 		} else {
-			o += sprintf(o, "\\ufffd");
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
 			p++;
 		}
 	}
-	*o++ = '"';
 	*o = '\0';
 	return out;
 }
@@ -263,7 +256,8 @@ const char *jstr(const char *s)
  * tstr - @s for a line of text: bytes other than printable ASCII (and the
  * backslash) as \xHH
  * (a task's name is its own choice: a newline in it must not start a line
- * of teeprobe's output). A ring of its own, as jstr's.
+ * of teeprobe's output). A ring of buffers, so that several can go into
+ * one printf.
  */
 const char *tstr(const char *s)
 {

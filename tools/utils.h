@@ -24,7 +24,7 @@ void *xzalloc(size_t size);
 char *xstrdup(const char *s);
 
 int parse_seconds(const char *arg, double *seconds);
-const char *jstr(const char *s);	/* a JSON string, quoted and escaped */
+char *utf8_clean(const char *s);	/* valid UTF-8, to free */
 const char *tstr(const char *s);	/* text without control bytes */
 char *read_text_file(const char *path, size_t max, int *err);
 int write_value(const char *who, const char *path, const char *value);

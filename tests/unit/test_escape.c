@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_escape.c - unit tests for tools/utils.c's jstr() and tstr(): the
- * strings teeprobe's JSON and text output carry (file names, task names,
- * interface names) escaped whatever bytes they hold.
+ * test_escape.c - unit tests for the strings teeprobe's JSON and text
+ * output carry (file names, task names, interface names), whatever bytes
+ * they hold: tools/json.c's strings and numbers through json-c, read back
+ * by json-c's own strict parser; utils.c's utf8_clean() and tstr().
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../../tools/json.h"
 #include "../../tools/utils.h"
 #include "tap.h"
 
@@ -20,27 +24,69 @@ static int same(const char *got, const char *want, const char *what)
 	return ok;
 }
 
+/* cleaned - utf8_clean(@s) is @want */
+static void cleaned(const char *s, const char *want, const char *what)
+{
+	char *c = utf8_clean(s);
+
+	same(c, want, what);
+	free(c);
+}
+
+/*
+ * round_trip - {"name": @s} as jprint() writes it has no raw control byte,
+ * and json-c's parser reads back utf8_clean(@s)
+ */
+static void round_trip(const char *s, const char *what)
+{
+	struct json_object *o = jnew(), *back, *v;
+	const char *text;
+	char *want = utf8_clean(s);
+	bool raw = false;
+	size_t i;
+
+	jset_str(o, "name", s);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	for (i = 0; text[i]; i++)
+		raw |= (unsigned char)text[i] < 0x20;
+	back = json_tokener_parse(text);
+	tap_ok(!raw && back && json_object_object_get_ex(back, "name", &v) &&
+	       !strcmp(json_object_get_string(v), want), "%s", what);
+	if (raw || !back)
+		tap_diag("wrote %s", text);
+	json_object_put(back);
+	json_object_put(o);
+	free(want);
+}
+
 int main(void)
 {
-	const char *a, *b;
+	struct json_object *o;
+	const char *text;
 
-	same(jstr("trace.dat"), "\"trace.dat\"", "jstr: a plain name, quoted");
-	same(jstr("q\"uo\\te"), "\"q\\\"uo\\\\te\"", "jstr: a quote and a backslash escaped");
-	same(jstr("x\n# overflow 99"), "\"x\\u000a# overflow 99\"",
-	     "jstr: a newline as \\u000a");
-	same(jstr("\t\x01\x1f\x7f"), "\"\\u0009\\u0001\\u001f\\u007f\"",
-	     "jstr: every control byte escaped");
-	same(jstr("caf\xc3\xa9 \xe2\x82\xac"), "\"caf\xc3\xa9 \xe2\x82\xac\"",
-	     "jstr: UTF-8 kept as it is");
-	same(jstr("a\xff" "b\xc3"), "\"a\\ufffdb\\ufffd\"",
-	     "jstr: bytes that are not UTF-8 (a stray byte, a cut sequence) as U+FFFD");
-	same(jstr("\xc0\xaf\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"",
-	     "jstr: overlong and surrogate sequences refused byte by byte");
-	same(jstr(NULL), "null", "jstr: no string is null");
-	a = jstr("one");
-	b = jstr("two");
-	tap_ok(!strcmp(a, "\"one\"") && !strcmp(b, "\"two\""),
-	       "jstr: two results live side by side (one printf)");
+	cleaned("trace.dat", "trace.dat", "utf8_clean: ASCII kept");
+	cleaned("caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac",
+		"utf8_clean: UTF-8 kept as it is");
+	cleaned("a\xff" "b\xc3", "a\xef\xbf\xbd" "b\xef\xbf\xbd",
+		"utf8_clean: bytes that are not UTF-8 (a stray byte, a cut sequence) as U+FFFD");
+	cleaned("\xc0\xaf\xed\xa0\x80",
+		"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+		"utf8_clean: overlong and surrogate sequences refused byte by byte");
+	round_trip("q\"uo\\te", "JSON: a quote and a backslash read back");
+	round_trip("x\n# overflow 99", "JSON: a newline escaped, read back");
+	round_trip("\t\x01\x1f\x7f", "JSON: every control byte escaped, read back");
+	round_trip("a\xff" "b\xc3/\xe2\x82\xac", "JSON: not UTF-8 reads back as U+FFFD");
+	o = jnew();
+	jset_str(o, "none", NULL);
+	jset_num(o, "nan", NAN, 2);
+	jset_num(o, "inf", INFINITY, 2);
+	jset_num(o, "two", 2.0 / 3, 2);
+	jset_num(o, "zero", -0.0001, 0);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	same(text, "{\"none\":null,\"nan\":null,\"inf\":null,\"two\":0.67,\"zero\":0}",
+	     "JSON: no string and no number are null; numbers keep their decimals");
+	json_object_put(o);
 	same(tstr("my worker"), "my worker", "tstr: spaces kept");
 	same(tstr("x\n# overflow 99"), "x\\x0a# overflow 99",
 	     "tstr: a newline as \\x0a: no line of its own");
