@@ -29,6 +29,8 @@ BINDIR		?= $(PREFIX)/bin
 MANDIR		?= $(PREFIX)/share/man
 DOCDIR		?= $(PREFIX)/share/doc/teeprobe
 INSTALL_MOD_DIR	?= extra
+# libtraceevent loads plugins from its own directory, whatever PREFIX is.
+TEP_PLUGIN_DIR	?= $(or $(shell pkg-config --variable=plugin_dir libtraceevent 2>/dev/null),/usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/traceevent/plugins)
 # DKMS finds sources only in its source tree, whatever PREFIX is.
 DKMS_SRCTREE	?= /usr/src
 DKMS		?= dkms
@@ -92,6 +94,8 @@ install-module: module
 install-tools: tools
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 tools/teeprobe $(DESTDIR)$(BINDIR)/teeprobe
+	$(INSTALL) -d $(DESTDIR)$(TEP_PLUGIN_DIR)
+	$(INSTALL) -m 0644 tools/plugin_teeprobe.so $(DESTDIR)$(TEP_PLUGIN_DIR)/plugin_teeprobe.so
 
 install-man: man
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
@@ -104,6 +108,7 @@ install-doc:
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/teeprobe
+	rm -f $(DESTDIR)$(TEP_PLUGIN_DIR)/plugin_teeprobe.so
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DEST)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)/teeprobe.ko*

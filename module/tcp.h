@@ -7,6 +7,9 @@
 #ifndef TEEPROBE_TCP_H
 #define TEEPROBE_TCP_H
 
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "abi.h"
@@ -33,5 +36,33 @@ struct teeprobe_tcp_addrs {
 	u8 saddr_v6[16];	/* IPv4 as v4-mapped */
 	u8 daddr_v6[16];
 };
+
+/*
+ * teeprobe_tcp_store_sockaddrs - @a's addresses as a sockaddr_in or a
+ * sockaddr_in6 by family, in buffers of sizeof(struct sockaddr_in6): the
+ * layout %pISc prints (ports left 0, the event has its own fields).
+ */
+static inline void teeprobe_tcp_store_sockaddrs(const struct teeprobe_tcp_addrs *a,
+						u8 *saddr_sa, u8 *daddr_sa)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)saddr_sa;
+	struct sockaddr_in6 *d6 = (struct sockaddr_in6 *)daddr_sa;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)saddr_sa;
+	struct sockaddr_in *d4 = (struct sockaddr_in *)daddr_sa;
+
+	memset(saddr_sa, 0, sizeof(struct sockaddr_in6));
+	memset(daddr_sa, 0, sizeof(struct sockaddr_in6));
+	if (a->family == AF_INET6) {
+		s6->sin6_family = AF_INET6;
+		d6->sin6_family = AF_INET6;
+		memcpy(&s6->sin6_addr, a->saddr_v6, sizeof(s6->sin6_addr));
+		memcpy(&d6->sin6_addr, a->daddr_v6, sizeof(d6->sin6_addr));
+	} else {
+		s4->sin_family = AF_INET;
+		d4->sin_family = AF_INET;
+		memcpy(&s4->sin_addr, a->saddr, sizeof(s4->sin_addr));
+		memcpy(&d4->sin_addr, a->daddr, sizeof(d4->sin_addr));
+	}
+}
 
 #endif /* TEEPROBE_TCP_H */

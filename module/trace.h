@@ -281,7 +281,11 @@ TRACE_DEFINE_ENUM(TEEPROBE_TCP_CLIENT);
  * for it (0 when connect() did not wait: non-blocking). Fields of the
  * other side are 0. Addresses and ports are the
  * socket's own: s is local, d is remote; IPv4 also in the v6 fields as
- * v4-mapped, as sock:inet_sock_set_state has them.
+ * v4-mapped, as sock:inet_sock_set_state has them. @saddr_sa and
+ * @daddr_sa hold the same addresses as a struct sockaddr_in or
+ * sockaddr_in6 by @family (as tcp:tcp_probe does), so the text prints
+ * the family's name and only that family's addresses (%pISc, which
+ * libtraceevent and trace-cmd print too).
  */
 TRACE_EVENT_FN(teeprobe_tcp_handshake,
 
@@ -303,6 +307,8 @@ TRACE_EVENT_FN(teeprobe_tcp_handshake,
 		__array(u8, daddr, 4)
 		__array(u8, saddr_v6, 16)
 		__array(u8, daddr_v6, 16)
+		__array(u8, saddr_sa, sizeof(struct sockaddr_in6))
+		__array(u8, daddr_sa, sizeof(struct sockaddr_in6))
 		__field(u64, syn_to_synack_ns)
 		__field(u64, synack_to_ack_ns)
 		__field(u64, ack_to_accept_ns)
@@ -322,6 +328,8 @@ TRACE_EVENT_FN(teeprobe_tcp_handshake,
 		memcpy(__entry->daddr, a->daddr, 4);
 		memcpy(__entry->saddr_v6, a->saddr_v6, 16);
 		memcpy(__entry->daddr_v6, a->daddr_v6, 16);
+		teeprobe_tcp_store_sockaddrs(a, __entry->saddr_sa,
+					     __entry->daddr_sa);
 		__entry->syn_to_synack_ns = syn_to_synack_ns;
 		__entry->synack_to_ack_ns = synack_to_ack_ns;
 		__entry->ack_to_accept_ns = ack_to_accept_ns;
@@ -332,10 +340,13 @@ TRACE_EVENT_FN(teeprobe_tcp_handshake,
 		__entry->ack_wait_ns = ack_wait_ns;
 	),
 
-	TP_printk("side=%s family=%u sport=%u dport=%u saddr=%pI4 daddr=%pI4 saddrv6=%pI6c daddrv6=%pI6c syn_to_synack_ns=%llu synack_to_ack_ns=%llu ack_to_accept_ns=%llu connect_ns=%llu connect_call_ns=%llu synack_retrans=%u syn_wait_ns=%u ack_wait_ns=%u",
-		  show_tcp_side(__entry->side), __entry->family, __entry->sport,
-		  __entry->dport, __entry->saddr, __entry->daddr,
-		  __entry->saddr_v6, __entry->daddr_v6,
+	TP_printk("side=%s family=%s sport=%u dport=%u saddr=%pISc daddr=%pISc syn_to_synack_ns=%llu synack_to_ack_ns=%llu ack_to_accept_ns=%llu connect_ns=%llu connect_call_ns=%llu synack_retrans=%u syn_wait_ns=%u ack_wait_ns=%u",
+		  show_tcp_side(__entry->side),
+		  __print_symbolic(__entry->family,
+				   { AF_INET, "AF_INET" },
+				   { AF_INET6, "AF_INET6" }),
+		  __entry->sport, __entry->dport,
+		  __entry->saddr_sa, __entry->daddr_sa,
 		  __entry->syn_to_synack_ns, __entry->synack_to_ack_ns,
 		  __entry->ack_to_accept_ns, __entry->connect_ns,
 		  __entry->connect_call_ns, __entry->synack_retrans,

@@ -22,13 +22,17 @@ touch "$tmp/stamp"
 rsync -a --exclude=/.git --exclude=/build/ --exclude='*.o' --exclude='*.ko' \
 	--exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' \
 	--exclude=modules.order --exclude=Module.symvers \
-	--exclude=/tools/teeprobe "$top/" "$src/"
+	--exclude=/tools/teeprobe --exclude=/tools/plugin_teeprobe.so "$top/" "$src/"
 args=(DESTDIR="$stage" PREFIX=/usr KVER="$KVER" KDIR="$KDIR")
 
 echo "# test: make install"
 check "make install DESTDIR=STAGE PREFIX=/usr KVER=$KVER" make -C "$src" -j2 install "${args[@]}"
 bin=$stage/usr/bin/teeprobe
 check_eq "the tools: usr/bin/teeprobe --version" "teeprobe $version" "$("$bin" --version 2>&1)"
+# libtraceevent's plugin directory, where trace-cmd looks, whatever PREFIX
+plugin=$stage/usr/lib/$(cc -print-multiarch)/traceevent/plugins/plugin_teeprobe.so
+check "the libtraceevent plugin, a shared object with its loader" sh -c \
+	"nm -D '$plugin' | grep -qw tep_plugin_loader"
 
 man1=$stage/usr/share/man/man1
 # The commands as the tool itself lists them, each with its own page

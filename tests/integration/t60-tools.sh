@@ -111,6 +111,16 @@ check_eq "trace-cmd report reads the same file: the same window events" \
 	"$(jq_py "r['events'].get('teeprobe_netrx_window', 0)")" \
 	"$(grep -c 'teeprobe_netrx_window:' $out/tc.txt)"
 check "... and the snapshots as markers" grep -q 'teeprobe-snap end netrx_stats' $out/tc.txt
+# libtraceevent prints the handshakes as the kernel does: the family by
+# name and only its addresses (%pISc), no "family=2" and no IPv6 beside.
+tc_hs=$(grep -c 'teeprobe_tcp_handshake:' $out/tc.txt)
+check "trace-cmd report prints the handshake events" test "$tc_hs" -ge "$conns"
+check_eq "... each with family=AF_INET and its IPv4 addresses only" "$tc_hs" \
+	"$(grep -cE 'teeprobe_tcp_handshake: side=(server|client) family=AF_INET sport=[0-9]+ dport=[0-9]+ saddr=[0-9]+(\.[0-9]+){3} daddr=[0-9]+(\.[0-9]+){3} syn_to_synack_ns=' $out/tc.txt)"
+# trace-cmd's other ways of reading the file: each exits 0 and prints the
+# window events plain report printed (--stat prints the instance's stats).
+tc_windows=$(grep -c 'teeprobe_netrx_window:' $out/tc.txt)
+tc_variants "$out/run.dat" "$tc_windows"
 check "the text report has every section" sh -c "grep -q '^CPU context' $out/r.txt &&
 	grep -q '^TEE ioctls by command' $out/r.txt && grep -q '^NET_RX per CPU' $out/r.txt &&
 	grep -q '^# NET_RX raise->entry delay, inline runs' $out/r.txt"

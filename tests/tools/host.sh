@@ -66,9 +66,32 @@ for seed in 1 2 3 4 5; do
 		"not a readable trace.dat|is damaged|no teeprobe events" \
 		"$TEEPROBE" report -i "$tmp/garbage$seed.dat"
 done
+# trace-cmd reads teeprobe's sessions (corpus files of 6.1 and 6.12,
+# file versions 6 and 7): as many window events as teeprobe's own reader
+# counts, in every way of reading (lib.sh's tc_variants says which two
+# bugs of trace-cmd 3.1.6 its workarounds go round).
+corpus=$top/tests/fuzz/corpus/fuzz_trace
+for f in light-small light-small-v6 tee-small stall-small; do
+	want=$("$TEEPROBE" report -i "$corpus/$f.dat" | sed -n 's/.* teeprobe_netrx_window \([0-9]*\).*/\1/p')
+	check_eq "$f.dat: trace-cmd report prints teeprobe report's $want window events" \
+		"$want" "$(trace-cmd report "$corpus/$f.dat" 2>/dev/null | grep -c 'teeprobe_netrx_window:')"
+	tc_variants "$corpus/$f.dat" "$want"
+done
+# tools/plugin_teeprobe.so: trace-cmd loads it from TRACEEVENT_PLUGIN_DIR
+# and prints a file of an older module's handshakes (family=2, both
+# addresses) with the family by name and only its addresses; as many as
+# teeprobe report counts.
+mkdir -p "$tmp/plugins"
+cp "$top/tools/plugin_teeprobe.so" "$tmp/plugins/"
+want=$("$TEEPROBE" report -i "$corpus/light-small.dat" | sed -n 's/.* teeprobe_tcp_handshake \([0-9]*\).*/\1/p')
+check_eq "without the plugin the old file's handshakes say family=2 and saddrv6" "$want" \
+	"$(trace-cmd report "$corpus/light-small.dat" 2>/dev/null | grep -c 'teeprobe_tcp_handshake: side=[a-z]* family=2 .* saddrv6=')"
+check_eq "with it, family=AF_INET and the IPv4 addresses only, $want handshakes" "$want" \
+	"$(TRACEEVENT_PLUGIN_DIR="$tmp/plugins" trace-cmd report "$corpus/light-small.dat" 2>/dev/null |
+		grep -E 'teeprobe_tcp_handshake: side=(server|client) family=AF_INET sport=[0-9]+ dport=[0-9]+ saddr=198\.18\.0\.[12] daddr=198\.18\.0\.[12] syn_to_synack_ns=[0-9]+ ' |
+		grep -vc 'v6=')"
 # Real sessions (tests/fuzz/corpus): one whole, cut short, and one with
 # its instance buffer damaged (libtracecmd 3.1.6 crashed on it).
-corpus=$top/tests/fuzz/corpus/fuzz_trace
 check "report on a small real trace.dat" sh -c \
 	"'$TEEPROBE' report -i '$corpus/stall-small.dat' | grep -q 'teeprobe_netrx_window 32'"
 for n in 100 2000 12000 25000 33000; do
