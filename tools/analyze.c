@@ -701,18 +701,16 @@ static void print_json(const struct analysis *a, const struct analyze_opts *o)
 		jset_sig(y, "p99_us", us(d ? d->p99 : NAN), 6);
 		jset(x, verdict_part_key(p), y);
 	}
-	y = jnew();
-	jset_sig(y, "handshakes", a->hp[HP_TCP].n, 6);
-	jset_sig(y, "mean_us", us(a->hp[HP_TCP].mean), 6);
-	jset_sig(y, "p50_us", us(a->hp[HP_TCP].p50), 6);
-	jset_sig(y, "p99_us", us(a->hp[HP_TCP].p99), 6);
-	jset(x, "connect_accept", y);
-	y = jnew();
-	jset_sig(y, "handshakes", a->hp[HP_STACK].n, 6);
-	jset_sig(y, "mean_us", us(a->hp[HP_STACK].mean), 6);
-	jset_sig(y, "p50_us", us(a->hp[HP_STACK].p50), 6);
-	jset_sig(y, "p99_us", us(a->hp[HP_STACK].p99), 6);
-	jset(x, "syn_accept", y);
+	for (p = 0; p < 2; p++) {
+		const struct part_dist *h = &a->hp[p ? HP_STACK : HP_TCP];
+
+		y = jnew();
+		jset_sig(y, "handshakes", h->n, 6);
+		jset_sig(y, "mean_us", us(h->mean), 6);
+		jset_sig(y, "p50_us", us(h->p50), 6);
+		jset_sig(y, "p99_us", us(h->p99), 6);
+		jset(x, p ? "syn_accept" : "connect_accept", y);
+	}
 	jset(out, "parts", x);
 	x = jnew();
 	jset_sig(x, "handshakes", a->q.handshakes, 6);

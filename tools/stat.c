@@ -67,13 +67,21 @@ static void stat_usage(FILE *out)
 		"Documentation/teeprobe-stat.rst for the metrics.\n");
 }
 
-/* print_line - one interval's figures @f as text or JSON */
-static void print_line(const struct figures *f, bool json, bool header)
+/* now_hms - the wall clock's HH:MM:SS, what each line starts with */
+static const char *now_hms(void)
 {
-	char when[16];
+	static char when[16];
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+	return when;
+}
+
+/* print_line - one interval's figures @f as text or JSON */
+static void print_line(const struct figures *f, bool json, bool header)
+{
+	const char *when = now_hms();
+
 	if (json) {
 		struct json_object *o = jnew();
 
@@ -114,10 +122,8 @@ static void print_line(const struct figures *f, bool json, bool header)
 /* print_skipped - an interval whose counters do not subtract, and why */
 static void print_skipped(const char *why, bool json)
 {
-	char when[16];
-	time_t now = time(NULL);
+	const char *when = now_hms();
 
-	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
 	if (json) {
 		struct json_object *o = jnew();
 
