@@ -105,6 +105,10 @@ install-doc:
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/Documentation
 	$(INSTALL) -m 0644 README COPYING $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 0644 $(wildcard Documentation/*.rst) $(DESTDIR)$(DOCDIR)/Documentation/
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)/examples
+	$(INSTALL) -m 0644 contrib/prometheus/teeprobe-rules.yml \
+		contrib/prometheus/teeprobe-rules.test.yml \
+		contrib/grafana/teeprobe.json $(DESTDIR)$(DOCDIR)/examples/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/teeprobe

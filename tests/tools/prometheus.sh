@@ -136,4 +136,34 @@ check_fails "--json with --prometheus is refused" "not both" \
 check_fails "--prometheus -c 0 is refused" "positive count" \
 	"$TEEPROBE" stat --prometheus -c 0
 check "stat --help describes --prometheus" sh -c "'$TEEPROBE' stat --help | grep -q -- '--prometheus'"
+
+# --- the fleet's examples: alert and recording rules, a Grafana dashboard --------------
+rules=$top/contrib/prometheus/teeprobe-rules.yml
+dashboard=$top/contrib/grafana/teeprobe.json
+if [ -n "$promtool" ]; then
+	check "promtool check rules: contrib/prometheus/teeprobe-rules.yml" \
+		"$promtool" check rules "$rules"
+	# the case's before fires the chain's alerts, its after none
+	check "promtool test rules: the case's before alerts, its after does not" \
+		sh -c "cd '$top/contrib/prometheus' && '$promtool' test rules teeprobe-rules.test.yml"
+else
+	skip "promtool check rules: contrib/prometheus/teeprobe-rules.yml" "no promtool here"
+	skip "promtool test rules: the case's before alerts, its after does not" "no promtool here"
+fi
+# every series the rules and the dashboard read is one stat --prometheus
+# writes (or a recording rule): a renamed metric breaks this, not a fleet
+check "the rules and the dashboard read only series teeprobe exports" /usr/bin/python3 -c '
+import json, re, sys
+exported = {l.split()[2] for l in open(sys.argv[1]) if l.startswith("# TYPE ")}
+names = set(exported)
+for n in exported:
+    names.update({n + "_bucket", n + "_sum", n + "_count"})
+rules = open(sys.argv[2]).read()
+records = set(re.findall(r"record: (\S+)", rules))
+dash = json.load(open(sys.argv[3]))
+text = rules + "\n".join(t["expr"] for p in dash["panels"] for t in p["targets"])
+used = set(re.findall(r"\bteeprobe[_:][a-z0-9_:]+", text))
+missing = sorted(u for u in used if u not in names and u not in records)
+assert len(used) >= 10 and not missing, (len(used), missing)
+' "$tmp/rec.prom" "$rules" "$dashboard"
 done_testing
