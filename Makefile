@@ -13,6 +13,8 @@
 #                   (PREFIX, DESTDIR; Documentation/install.rst)
 #   make uninstall  remove what make install installed
 #   make dkms-source      the DKMS source tree under DESTDIR/usr/src
+#   make deb        Debian packages teeprobe and teeprobe-dkms in build/deb
+#   make rpm        RPM packages (rpm/teeprobe.spec) in build/rpm/RPMS
 #   make install-dkms     that, registered with DKMS and built for every
 #                         kernel with headers; make uninstall-dkms
 #   make clean
@@ -46,7 +48,7 @@ DEST		:= $(if $(DESTDIR),$(abspath $(DESTDIR)))
 
 .PHONY: all modules module tools man htmldocs lab check demo bench stress clean deps \
 	kdir-check install install-module install-tools install-man install-doc \
-	uninstall dkms-source install-dkms uninstall-dkms
+	uninstall dkms-source install-dkms uninstall-dkms deb rpm
 
 all: modules tools man
 
@@ -129,6 +131,35 @@ uninstall-dkms:
 	@test -z "$(DESTDIR)" || { echo "uninstall-dkms removes from this host; no DESTDIR" >&2; exit 1; }
 	if $(DKMS) status teeprobe/$(VERSION) | grep -q .; then $(DKMS) remove teeprobe/$(VERSION) --all; fi
 	rm -rf $(DKMS_SRCTREE)/teeprobe-$(VERSION)
+
+# The packages are built from a copy of the tree (what .gitignore leaves
+# out is not copied): dpkg-buildpackage cleans its tree and writes its
+# results to the tree's parent, build/deb; rpmbuild takes a tarball.
+PKG_COPY	= rsync -a --delete --exclude=/.git --exclude-from=.gitignore ./ $(1)/
+
+# teeprobe_VERSION-1_ARCH.deb and teeprobe-dkms_VERSION-1_all.deb (debian/)
+deb:
+	@command -v dpkg-buildpackage >/dev/null && test -x /usr/bin/dh_dkms || { echo "no dpkg-buildpackage or dh_dkms: install dpkg-dev, debhelper and dh-dkms (scripts/deps)" >&2; exit 1; }
+	rm -rf build/deb
+	@mkdir -p build/deb/teeprobe-$(VERSION)
+	$(call PKG_COPY,build/deb/teeprobe-$(VERSION))
+	cd build/deb/teeprobe-$(VERSION) && dpkg-buildpackage -us -uc -b
+	rm -rf build/deb/teeprobe-$(VERSION)
+	@ls build/deb/*.deb
+
+# teeprobe and teeprobe-dkms RPMs for openEuler and Fedora (rpm/teeprobe.spec).
+# Here rpmbuild cannot check BuildRequires against Debian's packages:
+# --nodeps. No debuginfo package: Debian has no find-debuginfo.
+rpm:
+	@command -v rpmbuild >/dev/null || { echo "no rpmbuild: install rpm (scripts/deps)" >&2; exit 1; }
+	rm -rf build/rpm
+	@mkdir -p build/rpm/SOURCES build/rpm/teeprobe-$(VERSION)
+	$(call PKG_COPY,build/rpm/teeprobe-$(VERSION))
+	tar -czf build/rpm/SOURCES/teeprobe-$(VERSION).tar.gz -C build/rpm teeprobe-$(VERSION)
+	rm -rf build/rpm/teeprobe-$(VERSION)
+	rpmbuild -bb --nodeps --define '_topdir $(CURDIR)/build/rpm' \
+		--define 'debug_package %{nil}' rpm/teeprobe.spec
+	@ls build/rpm/RPMS/*/*.rpm
 
 lab:
 	@if [ -f lab/Makefile ]; then $(MAKE) -C lab; fi
