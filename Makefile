@@ -132,10 +132,17 @@ uninstall-dkms:
 	if $(DKMS) status teeprobe/$(VERSION) | grep -q .; then $(DKMS) remove teeprobe/$(VERSION) --all; fi
 	rm -rf $(DKMS_SRCTREE)/teeprobe-$(VERSION)
 
-# The packages are built from a copy of the tree (what .gitignore leaves
-# out is not copied): dpkg-buildpackage cleans its tree and writes its
-# results to the tree's parent, build/deb; rpmbuild takes a tarball.
-PKG_COPY	= rsync -a --delete --exclude=/.git --exclude-from=.gitignore ./ $(1)/
+# The packages are built from a copy of the sources: dpkg-buildpackage
+# cleans its tree and writes its results to the tree's parent, build/deb;
+# rpmbuild takes a tarball. In a git checkout the copy is git's files, with
+# changes not yet committed and new files git does not ignore (no build
+# products: the lab's programs are not in .gitignore); elsewhere the tree
+# less what .gitignore leaves out.
+PKG_COPY	= if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+			git ls-files --cached --others --exclude-standard | \
+			while read -r f; do [ ! -e "$$f" ] || echo "$$f"; done | \
+			rsync -a --files-from=- ./ $(1)/; \
+		  else rsync -a --exclude=/.git --exclude-from=.gitignore ./ $(1)/; fi
 
 # teeprobe_VERSION-1_ARCH.deb and teeprobe-dkms_VERSION-1_all.deb (debian/)
 deb:
