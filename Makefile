@@ -13,6 +13,8 @@
 #                   (PREFIX, DESTDIR; Documentation/install.rst)
 #   make uninstall  remove what make install installed
 #   make dkms-source      the DKMS source tree under DESTDIR/usr/src
+#   make deb        Debian packages teeprobe and teeprobe-dkms in build/deb
+#   make rpm        RPM packages (rpm/teeprobe.spec) in build/rpm/RPMS
 #   make install-dkms     that, registered with DKMS and built for every
 #                         kernel with headers; make uninstall-dkms
 #   make clean
@@ -48,7 +50,7 @@ DEST		:= $(if $(DESTDIR),$(abspath $(DESTDIR)))
 
 .PHONY: all modules module tools man htmldocs lab check demo bench stress clean deps \
 	kdir-check install install-module install-tools install-man install-doc \
-	uninstall dkms-source install-dkms uninstall-dkms
+	uninstall dkms-source install-dkms uninstall-dkms deb rpm
 
 all: modules tools man
 
@@ -138,6 +140,42 @@ uninstall-dkms:
 	@test -z "$(DESTDIR)" || { echo "uninstall-dkms removes from this host; no DESTDIR" >&2; exit 1; }
 	if $(DKMS) status teeprobe/$(VERSION) | grep -q .; then $(DKMS) remove teeprobe/$(VERSION) --all; fi
 	rm -rf $(DKMS_SRCTREE)/teeprobe-$(VERSION)
+
+# The packages are built from a copy of the sources: dpkg-buildpackage
+# cleans its tree and writes its results to the tree's parent, build/deb;
+# rpmbuild takes a tarball. In a git checkout the copy is git's files, with
+# changes not yet committed and new files git does not ignore (no build
+# products: the lab's programs are not in .gitignore); elsewhere the tree
+# less what .gitignore leaves out.
+PKG_COPY	= if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+			git ls-files --cached --others --exclude-standard | \
+			while read -r f; do [ ! -e "$$f" ] || echo "$$f"; done | \
+			rsync -a --files-from=- ./ $(1)/; \
+		  else rsync -a --exclude=/.git --exclude-from=.gitignore ./ $(1)/; fi
+
+# teeprobe_VERSION-1_ARCH.deb and teeprobe-dkms_VERSION-1_all.deb (debian/)
+deb:
+	@command -v dpkg-buildpackage >/dev/null && test -x /usr/bin/dh_dkms || { echo "no dpkg-buildpackage or dh_dkms: install dpkg-dev, debhelper and dh-dkms (scripts/deps)" >&2; exit 1; }
+	rm -rf build/deb
+	@mkdir -p build/deb/teeprobe-$(VERSION)
+	$(call PKG_COPY,build/deb/teeprobe-$(VERSION))
+	cd build/deb/teeprobe-$(VERSION) && dpkg-buildpackage -us -uc -b
+	rm -rf build/deb/teeprobe-$(VERSION)
+	@ls build/deb/*.deb
+
+# teeprobe and teeprobe-dkms RPMs for openEuler and Fedora (rpm/teeprobe.spec).
+# Here rpmbuild cannot check BuildRequires against Debian's packages:
+# --nodeps. No debuginfo package: Debian has no find-debuginfo.
+rpm:
+	@command -v rpmbuild >/dev/null || { echo "no rpmbuild: install rpm (scripts/deps)" >&2; exit 1; }
+	rm -rf build/rpm
+	@mkdir -p build/rpm/SOURCES build/rpm/teeprobe-$(VERSION)
+	$(call PKG_COPY,build/rpm/teeprobe-$(VERSION))
+	tar -czf build/rpm/SOURCES/teeprobe-$(VERSION).tar.gz -C build/rpm teeprobe-$(VERSION)
+	rm -rf build/rpm/teeprobe-$(VERSION)
+	rpmbuild -bb --nodeps --define '_topdir $(CURDIR)/build/rpm' \
+		--define 'debug_package %{nil}' rpm/teeprobe.spec
+	@ls build/rpm/RPMS/*/*.rpm
 
 lab:
 	@if [ -f lab/Makefile ]; then $(MAKE) -C lab; fi
