@@ -28,6 +28,7 @@ VERSION	:= $(shell sed -n 's/^\#define TEEPROBE_VERSION "\(.*\)"/\1/p' module/te
 # modules_install puts it.
 PREFIX		?= /usr/local
 BINDIR		?= $(PREFIX)/bin
+COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
 MANDIR		?= $(PREFIX)/share/man
 DOCDIR		?= $(PREFIX)/share/doc/teeprobe
 INSTALL_MOD_DIR	?= extra
@@ -96,6 +97,8 @@ install-module: module
 install-tools: tools
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 0755 tools/teeprobe $(DESTDIR)$(BINDIR)/teeprobe
+	$(INSTALL) -d $(DESTDIR)$(COMPLETIONDIR)
+	$(INSTALL) -m 0644 tools/completion/teeprobe $(DESTDIR)$(COMPLETIONDIR)/teeprobe
 	$(INSTALL) -d $(DESTDIR)$(TEP_PLUGIN_DIR)
 	$(INSTALL) -m 0644 tools/plugin_teeprobe.so $(DESTDIR)$(TEP_PLUGIN_DIR)/plugin_teeprobe.so
 
@@ -113,7 +116,7 @@ install-doc:
 		contrib/grafana/teeprobe.json $(DESTDIR)$(DOCDIR)/examples/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/teeprobe
+	rm -f $(DESTDIR)$(BINDIR)/teeprobe $(DESTDIR)$(COMPLETIONDIR)/teeprobe
 	rm -f $(DESTDIR)$(TEP_PLUGIN_DIR)/plugin_teeprobe.so
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 	rm -rf $(DESTDIR)$(DOCDIR)

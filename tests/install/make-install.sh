@@ -34,6 +34,9 @@ plugin=$stage/usr/lib/$(cc -print-multiarch)/traceevent/plugins/plugin_teeprobe.
 check "the libtraceevent plugin, a shared object with its loader" sh -c \
 	"nm -D '$plugin' | grep -qw tep_plugin_loader"
 
+check "bash completion for every command" sh -c \
+	"grep -q 'analyze check compare help plot record report stat' '$stage/usr/share/bash-completion/completions/teeprobe'"
+
 man1=$stage/usr/share/man/man1
 # The commands as the tool itself lists them, each with its own page
 commands=$("$bin" --help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')

@@ -50,16 +50,19 @@ lint=$(run_step lintian "$deb" "$dkms_deb" 2>&1)
 check_eq "lintian: no error" "" "$(grep '^E:' <<<"$lint")"
 [ -z "$lint" ] || diag <<<"$lint"
 listing=$(dpkg-deb --contents "$deb" | awk '{ sub(/^\./, "", $6); print $6 }')
-has_files "teeprobe has the command, completion, unit and timer" "$listing" \
+has_files "teeprobe has the command, its trace-cmd plugin, completion, unit, timer and examples" "$listing" \
 	/usr/bin/teeprobe /usr/share/bash-completion/completions/teeprobe \
+	"/usr/lib/$(gcc -print-multiarch)/traceevent/plugins/plugin_teeprobe.so" \
+	/usr/share/doc/teeprobe/examples/teeprobe-rules.yml \
+	/usr/share/doc/teeprobe/examples/teeprobe.json \
 	/lib/systemd/system/teeprobe-prometheus.service \
 	/lib/systemd/system/teeprobe-prometheus.timer \
 	/usr/share/doc/teeprobe/copyright
 has_files "and a man page for each Documentation/teeprobe*.rst" "$listing" \
 	$(sed 's|^|/usr/share/man/man1/|; s|$|.gz|' <<<"$pages")
-check_eq "teeprobe depends on trace-cmd and the tracing libraries" \
-	"libtracecmd1 libtraceevent1 libtracefs1 trace-cmd" \
-	"$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | awk '{ print $1 }' | grep trace | sort | xargs)"
+check_eq "teeprobe depends on trace-cmd, the tracing libraries and json-c" \
+	"libjson-c5 libtracecmd1 libtraceevent1 libtracefs1 trace-cmd" \
+	"$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | awk '{ print $1 }' | grep -E 'trace|json' | sort | xargs)"
 listing=$(dpkg-deb --contents "$dkms_deb" | awk '{ sub(/^\./, "", $6); print $6 }')
 has_files "teeprobe-dkms has /usr/src/teeprobe-$version with dkms.conf and the sources" \
 	"$listing" /usr/src/teeprobe-$version/dkms.conf /usr/src/teeprobe-$version/Kbuild \
@@ -75,8 +78,9 @@ check_eq "rpm/teeprobe.spec's Version is TEEPROBE_VERSION" "$version" \
 check "make rpm (rpmbuild -bb --nodeps)" make -C "$top" rpm
 check "it made teeprobe and teeprobe-dkms in build/rpm/RPMS" test -f "$rpm" -a -f "$dkms_rpm"
 listing=$(rpm -qpl "$rpm" 2>&1)
-has_files "teeprobe has the command, completion, unit, timer and man pages" "$listing" \
+has_files "teeprobe has the command, its plugin, completion, unit, timer and man pages" "$listing" \
 	/usr/bin/teeprobe /usr/share/bash-completion/completions/teeprobe \
+	/usr/lib64/traceevent/plugins/plugin_teeprobe.so \
 	/usr/lib/systemd/system/teeprobe-prometheus.service \
 	/usr/lib/systemd/system/teeprobe-prometheus.timer \
 	$(sed 's|^|/usr/share/man/man1/|' <<<"$pages")
