@@ -283,8 +283,8 @@ for mode in hard-temp hard-reg; do
 	# ioctls took over half the handshake time
 	check "$mode: the verdict blames the TEE exactly when TEE ioctls are over half the time" \
 		python3 -c "import json, sys; r = json.load(open(sys.argv[1])); p = r['parts_us']
-over = p['TEE ioctls'] > p['total'] / 2
-print(r['verdict']['cause'], p['TEE ioctls'], p['total'])
+over = p['tee_ioctls'] > p['total'] / 2
+print(r['verdict']['cause'], p['tee_ioctls'], p['total'])
 sys.exit(0 if r['verdict']['cause'].startswith('tee') == over else 1)" "$d/analyze.json"
 	jget "$d/analyze.json" "r['verdict']['cause'], r['evidence']" | diag
 done

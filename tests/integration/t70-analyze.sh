@@ -31,7 +31,7 @@ check "insmod teeprobe" insmod "$ko"
 check "hard-temp, 10 threads x $conns connections, recorded" scenario hard-temp hard-temp "$conns" 10
 check_eq "hard-temp: the verdict is TEE blocking" tee-blocking "$(cause hard-temp)"
 check "hard-temp: TEE ioctls are the largest part, over half the handshake time" \
-	jpy hard-temp "exit(0 if r['verdict']['top'] == 'TEE ioctls' and r['parts_us']['TEE ioctls'] > r['parts_us']['total'] / 2 else 1)"
+	jpy hard-temp "exit(0 if r['verdict']['top'] == 'TEE ioctls' and r['parts_us']['tee_ioctls'] > r['parts_us']['total'] / 2 else 1)"
 check "hard-temp: the parts add up to the total" \
 	jpy hard-temp "exit(0 if abs(sum(v for k, v in r['parts_us'].items() if k != 'total') - r['parts_us']['total']) < 1 else 1)"
 check "hard-temp: the text says the same verdict" \
