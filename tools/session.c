@@ -168,9 +168,7 @@ static void on_tee_exit(struct reader *rd, struct tep_event *event,
 	call->ret = (long long)fval(ef, TEE_RET, record);
 	call->cpu = record->cpu;
 	call->tid = tep_data_pid(event->tep, record);
-	for (i = 0; i < s->nr_cmds && !name; i++)
-		if (s->cmds[i].id == call->cmd)
-			name = s->cmds[i].name;
+	name = session_cmd_name(s, call->cmd);
 	if (!name && s->nr_cmds < SESSION_MAX_CMDS) {
 		struct session_cmd *c = &s->cmds[s->nr_cmds++];
 

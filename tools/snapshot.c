@@ -34,14 +34,14 @@ static struct snap_source *source_get(struct snapshot *s, const char *name,
 	return &s->src[s->nr++];
 }
 
-/* snapshot_add_line - append one line (without its newline) to a source */
-void snapshot_add_line(struct snapshot *s, const char *source, const char *line)
+/*
+ * text_append - @line up to its newline at the end of @src's text, then a
+ * newline when @newline; the text stays NUL-terminated
+ */
+static void text_append(struct snap_source *src, const char *line, bool newline)
 {
-	struct snap_source *src = source_get(s, source, true);
 	size_t n = strcspn(line, "\n");
 
-	if (!src)
-		return;
 	if (src->len + n + 2 > src->cap) {
 		src->cap = (src->len + n + 2) * 2;
 		src->text = realloc(src->text, src->cap);
@@ -50,8 +50,18 @@ void snapshot_add_line(struct snapshot *s, const char *source, const char *line)
 	}
 	memcpy(src->text + src->len, line, n);
 	src->len += n;
-	src->text[src->len++] = '\n';
+	if (newline)
+		src->text[src->len++] = '\n';
 	src->text[src->len] = '\0';
+}
+
+/* snapshot_add_line - append one line (without its newline) to a source */
+void snapshot_add_line(struct snapshot *s, const char *source, const char *line)
+{
+	struct snap_source *src = source_get(s, source, true);
+
+	if (src)
+		text_append(src, line, true);
 }
 
 /* snapshot_text - the lines of @source, or NULL when it was not taken */
@@ -243,7 +253,6 @@ int snapshot_read_marker(struct snapshot snap[2], struct snap_source pending[2],
 	struct snap_source *pend;
 	const char *line;
 	bool more;
-	size_t n;
 	int p;
 
 	if (snapshot_parse_marker(text, phase, sizeof(phase), source,
@@ -268,18 +277,9 @@ int snapshot_read_marker(struct snapshot snap[2], struct snap_source pending[2],
 		snapshot_add_line(&snap[p], source, line);
 		return 1;
 	}
-	n = strcspn(line, "\n");
 	if (!pend->name)
 		pend->name = xstrdup(source);
-	if (pend->len + n + 1 > pend->cap) {
-		pend->cap = (pend->len + n + 1) * 2;
-		pend->text = realloc(pend->text, pend->cap);
-		if (!pend->text)
-			fatal("out of memory\n");
-	}
-	memcpy(pend->text + pend->len, line, n);
-	pend->len += n;
-	pend->text[pend->len] = '\0';
+	text_append(pend, line, false);
 	if (more)
 		return 1;
 	snapshot_add_line(&snap[p], source, pend->text);
