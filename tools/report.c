@@ -10,6 +10,9 @@
  * counters). Totals and rates come from the snapshots when the file has
  * them; TEE latency percentiles from the events (exact) or else from the
  * histograms (upper bounds).
+ *
+ * Every number is computed once into struct report (report.h); the text
+ * (report_text.c) and the JSON (report_json.c) only read it.
  */
 #include <getopt.h>
 #include <math.h>
@@ -19,9 +22,9 @@
 
 #include "../module/abi.h"
 #include "derive.h"
-#include "json.h"
 #include "module.h"
 #include "report.h"
+#include "report_events.h"
 #include "session.h"
 #include "snapshot.h"
 #include "stats.h"
@@ -29,75 +32,14 @@
 #include "teeprobe.h"
 #include "utils.h"
 
-#define MAX_CMDS	SESSION_MAX_CMDS
-#define MAX_THREADS	SESSION_MAX_THREADS
 #define MAX_CPUS	SESSION_MAX_CPUS
-#define TOP_THREADS	5
-/* The JSON's version: 2 since it goes through json-c (1 was printf's) */
-#define REPORT_JSON_FORMAT	2
 
-struct samples {
-	unsigned long long *v;
-	size_t n, cap;
-};
-
-struct cmd_events {
-	unsigned int id;
-	char name[32];
-	struct samples duration;
-	double total_ns, offcpu_ns, runq_ns, queue_wait_ns;
-	unsigned long long errors;
-};
-
-struct thread_events {
-	int tid;
-	char comm[32];
-	unsigned long long calls;
-	double total_ns, offcpu_ns;
-};
-
-struct netrx_windows {
-	unsigned long long windows;
-	double runs, packets, raises, ksoftirqd_runs;
-	double first_start, last_end;	/* seconds */
-};
-
-/* TCP handshake phases: the module's (module/abi.h), as its files name them */
-enum {
-	PH_SYN_SYNACK = TEEPROBE_TCP_SYN_SYNACK,
-	PH_SYNACK_ACK = TEEPROBE_TCP_SYNACK_ACK,
-	PH_ACK_ACCEPT = TEEPROBE_TCP_ACK_ACCEPT,
-	PH_CONNECT = TEEPROBE_TCP_CONNECT,
-	PH_CONNECT_CALL = TEEPROBE_TCP_CONNECT_CALL,
-	PH_SYN_WAIT = TEEPROBE_TCP_SYN_WAIT,
-	PH_ACK_WAIT = TEEPROBE_TCP_ACK_WAIT,
-	NR_PHASES = TEEPROBE_TCP_PHASES
-};
+/* The phases' names, as the module's files give them */
 static const char *const phase_names[NR_PHASES] = { TEEPROBE_TCP_PHASE_NAMES };
 /* The order phases are shown in: a handshake's own, then the client's */
 static const int phase_order[NR_PHASES] = {
 	PH_SYN_WAIT, PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_WAIT, PH_ACK_ACCEPT,
 	PH_CONNECT, PH_CONNECT_CALL
-};
-/* phase_server - whether phase @p is a server one */
-static bool phase_server(int p)
-{
-	return p != PH_CONNECT && p != PH_CONNECT_CALL;
-}
-
-/* A session's events in the report's tables: by command, thread, phase, CPU */
-struct report {
-	const struct session *s;
-	const struct snapshot *snap;		/* the session's start, end */
-	struct samples phase[NR_PHASES];
-	unsigned long long handshakes[2];	/* server, client events */
-	struct cmd_events cmds[MAX_CMDS];
-	int nr_cmds;
-	struct thread_events threads[MAX_THREADS];
-	int nr_threads;
-	unsigned long long threads_overflow;
-	struct netrx_windows win[MAX_CPUS];
-	struct json_object *j;		/* --json: the output, built */
 };
 
 /* report_usage - help for teeprobe report */
@@ -119,124 +61,6 @@ static void report_usage(FILE *out)
 		"with 'trace-cmd record -e teeprobe' gives what its events hold.\n");
 }
 
-/* samples_add - append one value */
-static void samples_add(struct samples *s, unsigned long long v)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 1024;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-		if (!s->v)
-			fatal("out of memory\n");
-	}
-	s->v[s->n++] = v;
-}
-
-/* report_build - @s's events into the report's tables, in the file's order */
-static void report_build(struct report *r, const struct session *s)
-{
-	const struct session_events *ev = &s->ev;
-	struct cmd_events *c;
-	struct thread_events *t;
-	const char *comm;
-	unsigned long long v;
-	size_t e;
-	int i, p;
-
-	memset(r, 0, sizeof(*r));
-	r->s = s;
-	r->snap = s->snap;
-	for (i = 0; i < s->nr_cmds; i++) {
-		r->cmds[i].id = s->cmds[i].id;
-		snprintf(r->cmds[i].name, sizeof(r->cmds[i].name), "%s",
-			 s->cmds[i].name);
-	}
-	r->nr_cmds = s->nr_cmds;
-	for (e = 0; e < ev->ntee; e++) {
-		const struct tee_call *call = &ev->tee[e];
-
-		c = NULL;
-		for (i = 0; i < r->nr_cmds; i++)
-			if (r->cmds[i].id == call->cmd)
-				c = &r->cmds[i];
-		if (c) {
-			samples_add(&c->duration, call->dur_ns);
-			c->total_ns += call->dur_ns;
-			c->offcpu_ns += call->offcpu_ns;
-			c->runq_ns += call->runq_ns;
-			c->queue_wait_ns += call->queue_wait_ns;
-			c->errors += call->ret < 0;
-		}
-		t = NULL;
-		for (i = 0; i < r->nr_threads; i++)
-			if (r->threads[i].tid == call->tid)
-				t = &r->threads[i];
-		if (!t && r->nr_threads < MAX_THREADS) {
-			t = &r->threads[r->nr_threads++];
-			t->tid = call->tid;
-			comm = session_comm(s, call->tid);
-			snprintf(t->comm, sizeof(t->comm), "%s", comm ? comm : "<...>");
-		}
-		if (!t) {
-			r->threads_overflow++;
-			continue;
-		}
-		t->calls++;
-		t->total_ns += call->dur_ns;
-		t->offcpu_ns += call->offcpu_ns;
-	}
-	for (e = 0; e < ev->nhs; e++) {
-		const struct hs_event *h = &ev->hs[e];
-		const unsigned long long phase[NR_PHASES] = {
-			[PH_SYN_SYNACK] = h->syn_synack_ns,
-			[PH_SYNACK_ACK] = h->synack_ack_ns,
-			[PH_ACK_ACCEPT] = h->ack_accept_ns,
-			[PH_CONNECT] = h->connect_ns,
-			[PH_CONNECT_CALL] = h->connect_call_ns,
-			[PH_SYN_WAIT] = h->syn_wait_ns,
-			[PH_ACK_WAIT] = h->ack_wait_ns,
-		};
-
-		r->handshakes[h->client]++;
-		for (p = 0; p < NR_PHASES; p++) {
-			if (phase_server(p) == h->client)
-				continue;
-			if ((p == PH_SYN_WAIT || p == PH_ACK_WAIT) && !h->has_waits)
-				continue;
-			v = phase[p];
-			/* connect_call is 0 when connect() did not wait */
-			if (v || p != PH_CONNECT_CALL)
-				samples_add(&r->phase[p], v);
-		}
-	}
-	for (e = 0; e < ev->nnetrx; e++) {
-		const struct netrx_win *nw = &ev->netrx[e];
-		struct netrx_windows *w = &r->win[nw->cpu];
-		double start = nw->start_ns / 1e9;
-		double end = start + nw->len_ns / 1e9;
-
-		if (!w->windows || start < w->first_start)
-			w->first_start = start;
-		if (end > w->last_end)
-			w->last_end = end;
-		w->windows++;
-		w->runs += nw->runs;
-		w->raises += nw->raises;
-		w->packets += nw->packets;
-		w->ksoftirqd_runs += nw->ksoftirqd_runs;
-	}
-}
-
-/* report_release - what report_build() allocated */
-static void report_release(struct report *r)
-{
-	int i;
-
-	for (i = 0; i < r->nr_cmds; i++)
-		free(r->cmds[i].duration.v);
-	for (i = 0; i < NR_PHASES; i++)
-		free(r->phase[i].v);
-}
-
 /* snap_value - the number a one-line snapshot source holds */
 static double snap_value(const struct snapshot *s, const char *source)
 {
@@ -245,66 +69,28 @@ static double snap_value(const struct snapshot *s, const char *source)
 	return t ? strtod(t, NULL) : 0;
 }
 
-/* ---- output ---------------------------------------------------------------- */
+/* ---- the numbers ----------------------------------------------------------- */
 
-/* cpu_pct - the five shares of CPU time @pct into @o */
-static void cpu_pct(struct json_object *o, const double pct[5])
+/* compute_context - the CPU context, all CPUs and each */
+static void compute_context(struct report *out, const struct snapshot *snap)
 {
-	static const char *const keys[5] = {
-		"user", "system", "softirq", "irq", "idle"
-	};
-	int i;
-
-	for (i = 0; i < 5; i++)
-		jset_num(o, keys[i], pct[i], 2);
-}
-
-/* print_context - the CPU context, per CPU and all */
-static void print_context(const struct report *r, int ncpus)
-{
-	struct json_object *all, *list, *row;
 	double pct[5];
 	char name[16];
 	int cpu;
 
-	if (!derive_cpu(&r->snap[0], &r->snap[1], "cpu", pct)) {
-		if (r->j)
-			jset(r->j, "cpu", NULL);
-		else
-			printf("CPU context: not in this file (record with teeprobe record)\n\n");
+	out->cpu_ok = derive_cpu(&snap[0], &snap[1], "cpu", out->cpu_all);
+	if (!out->cpu_ok)
 		return;
-	}
-	if (r->j) {
-		all = jnew();
-		cpu_pct(all, pct);
-		list = jnew_array();
-		for (cpu = 0; cpu < ncpus; cpu++) {
-			snprintf(name, sizeof(name), "cpu%d", cpu);
-			if (!derive_cpu(&r->snap[0], &r->snap[1], name, pct))
-				continue;
-			row = jnew();
-			jset_int(row, "cpu", cpu);
-			cpu_pct(row, pct);
-			jappend(list, row);
-		}
-		row = jnew();
-		jset(row, "all", all);
-		jset(row, "per_cpu", list);
-		jset(r->j, "cpu", row);
-		return;
-	}
-	printf("CPU context (%% of CPU time)\n");
-	printf("  %-5s %8s %8s %8s %8s %8s\n", "cpu", "%user", "%system",
-	       "%softirq", "%irq", "%idle");
-	printf("  %-5s %8.2f %8.2f %8.2f %8.2f %8.2f\n", "all", pct[0], pct[1],
-	       pct[2], pct[3], pct[4]);
-	for (cpu = 0; cpu < ncpus; cpu++) {
+	out->cpus = xzalloc((out->ncpus > 0 ? out->ncpus : 1) *
+			    sizeof(*out->cpus));
+	for (cpu = 0; cpu < out->ncpus; cpu++) {
 		snprintf(name, sizeof(name), "cpu%d", cpu);
-		if (derive_cpu(&r->snap[0], &r->snap[1], name, pct))
-			printf("  %-5d %8.2f %8.2f %8.2f %8.2f %8.2f\n", cpu,
-			       pct[0], pct[1], pct[2], pct[3], pct[4]);
+		if (!derive_cpu(&snap[0], &snap[1], name, pct))
+			continue;
+		out->cpus[out->nr_cpus].cpu = cpu;
+		memcpy(out->cpus[out->nr_cpus].pct, pct, sizeof(pct));
+		out->nr_cpus++;
 	}
-	printf("\n");
 }
 
 /* cmp_thread - longest total time first */
@@ -315,37 +101,25 @@ static int cmp_thread(const void *a, const void *b)
 	return x->total_ns < y->total_ns ? 1 : x->total_ns > y->total_ns ? -1 : 0;
 }
 
-/* print_tee - TEE ioctls by command, then the top threads */
-static void print_tee(struct report *r, double seconds)
+/* compute_tee - TEE ioctls by command, then the top threads */
+static void compute_tee(struct report *out, struct report_events *r)
 {
-	struct json_object *tee = NULL, *cmds = NULL;
 	struct tables tb = { 0 };
 	bool from_snap;
 	double calls, total, off, runq, qw, errors, p50, p99, max;
 	double sec_n, sec_ns;
 	double bucket[HIST_BUCKETS];
-	char secure[1024] = "";
-	size_t secure_len = 0;
+	struct report_tee_cmd *x;
 	struct cmd_events *c;
 	int i, row, n;
 
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tee_stats");
 	from_snap = tb.ok;
-	if (r->j) {
-		tee = jnew();
-		cmds = jnew_array();
-		jset_str(tee, "source", from_snap ? "snapshots" : "events");
-	} else {
-		printf("TEE ioctls by command (%s; percentiles from %s)\n"
-		       "  %-14s %8s %9s %6s %10s %10s %10s %10s %8s %6s %8s %6s\n",
-		       from_snap ? "counts from the module's counters" :
-				   "counts from the events",
-		       r->nr_cmds ? "every call's event" : "histograms, upper bounds",
-		       "cmd", "calls", "calls/s", "errors", "mean_us", "p50_us",
-		       "p99_us", "max_us", "blocked%", "runq%", "on-cpu%",
-		       "wait%");
-	}
+	out->tee_from_snapshots = from_snap;
+	out->tee_exact = r->nr_cmds;
 	n = from_snap ? tb.t[1].nrows : r->nr_cmds;
+	out->tee_candidates = n;
+	out->tee_cmds = xzalloc((n > 0 ? n : 1) * sizeof(*out->tee_cmds));
 	for (i = 0; i < n; i++) {
 		const char *name;
 
@@ -398,96 +172,51 @@ static void print_tee(struct report *r, double seconds)
 			p99 = hist_pct(bucket, max, 99);
 			tables_free(&th);
 		}
-		if (r->j) {
-			struct json_object *x = jnew();
-
-			jset_str(x, "cmd", name);
-			jset_num(x, "calls", calls, 0);
-			jset_num(x, "calls_per_s", rate(calls, seconds), 2);
-			jset_num(x, "errors", errors, 0);
-			jset_num(x, "total_ns", total, 0);
-			jset_num(x, "offcpu_ns", off, 0);
-			jset_num(x, "runq_ns", runq, 0);
-			jset_num(x, "queue_wait_ns", qw, 0);
-			jset_num(x, "secure_entries", sec_n, 0);
-			jset_num(x, "secure_ns", sec_ns, 0);
-			jset_num(x, "mean_ns", total / calls, 0);
-			jset_num(x, "p50_ns", p50, 0);
-			jset_num(x, "p99_ns", p99, 0);
-			jset_num(x, "max_ns", max, 0);
-			jset_num(x, "blocked_share", share(off, total), 4);
-			jappend(cmds, x);
-		} else {
-			printf("  %-14s %8.0f %9.1f %6.0f %10.1f %10.1f %10.1f %10.1f %8.1f %6.1f %8.1f %6.1f\n",
-			       name, calls, rate(calls, seconds), errors,
-			       total / calls / 1e3, p50 / 1e3, p99 / 1e3,
-			       max / 1e3, 100 * share(off, total),
-			       100 * share(runq, total),
-			       100 * share(total - off - runq, total),
-			       100 * share(qw, total));
-			if (sec_n > 0 && secure_len < sizeof(secure))
-				secure_len += snprintf(secure + secure_len,
-						       sizeof(secure) - secure_len,
-						       "  %-14s %8.0f %9.2f %10.1f %8.1f %8.1f\n",
-						       name, sec_n, sec_n / calls,
-						       sec_ns / sec_n / 1e3,
-						       100 * share(sec_ns, total),
-						       100 * share(total - off - runq - sec_ns, total));
+		x = &out->tee_cmds[out->nr_tee_cmds++];
+		x->name = xstrdup(name);
+		x->calls = calls;
+		x->calls_per_s = rate(calls, out->seconds);
+		x->errors = errors;
+		x->total_ns = total;
+		x->offcpu_ns = off;
+		x->runq_ns = runq;
+		x->queue_wait_ns = qw;
+		x->secure_entries = sec_n;
+		x->secure_ns = sec_ns;
+		x->mean_ns = total / calls;
+		x->p50_ns = p50;
+		x->p99_ns = p99;
+		x->max_ns = max;
+		x->blocked_share = share(off, total);
+		x->runq_share = share(runq, total);
+		x->oncpu_share = share(total - off - runq, total);
+		x->queue_wait_share = share(qw, total);
+		if (sec_n > 0) {
+			x->secure_per_call = sec_n / calls;
+			x->secure_mean_ns = sec_ns / sec_n;
+			x->secure_share = share(sec_ns, total);
+			x->normal_share = share(total - off - runq - sec_ns, total);
 		}
 	}
-	if (!r->j && !n)
-		printf("  (no TEE ioctls)\n");
-	if (!r->j && secure_len)
-		printf("  in the secure world (entries timed by the driver's SMC probes)\n"
-		       "  %-14s %8s %9s %10s %8s %8s\n%s",
-		       "cmd", "entries", "per_call", "mean_us", "secure%",
-		       "normal%", secure);
-	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);
-	if (r->j) {
-		struct json_object *threads = jnew_array(), *x;
-
-		for (i = 0; i < r->nr_threads && i < TOP_THREADS; i++) {
-			x = jnew();
-			jset_int(x, "tid", r->threads[i].tid);
-			jset_str(x, "comm", r->threads[i].comm);
-			jset_int(x, "calls", r->threads[i].calls);
-			jset_num(x, "total_ns", r->threads[i].total_ns, 0);
-			jset_num(x, "offcpu_ns", r->threads[i].offcpu_ns, 0);
-			jappend(threads, x);
-		}
-		jset(tee, "commands", cmds);
-		jset(tee, "threads", threads);
-		jset_int(tee, "threads_overflow", r->threads_overflow);
-		jset(r->j, "tee", tee);
-	} else if (r->nr_threads) {
-		printf("  top threads by time in TEE ioctls:\n"
-		       "  %-8s %-16s %8s %12s %8s\n", "tid", "comm", "calls",
-		       "total_ms", "blocked%");
-		for (i = 0; i < r->nr_threads && i < TOP_THREADS; i++)
-			printf("  %-8d %-16s %8llu %12.1f %8.1f\n",
-			       r->threads[i].tid, tstr(r->threads[i].comm),
-			       r->threads[i].calls, r->threads[i].total_ns / 1e6,
-			       100 * share(r->threads[i].offcpu_ns,
-					   r->threads[i].total_ns));
-	}
-	if (!r->j && r->threads_overflow)
-		printf("  (%llu calls of threads beyond the %d this report keeps: in the\n"
-		       "   totals above, not in the list)\n", r->threads_overflow,
-		       MAX_THREADS);
-	if (!r->j)
-		printf("\n");
 	tables_free(&tb);
+	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);
+	for (i = 0; i < r->nr_threads && i < REPORT_TOP_THREADS; i++) {
+		struct report_thread *t = &out->threads[i];
+
+		t->tid = r->threads[i].tid;
+		memcpy(t->comm, r->threads[i].comm, sizeof(t->comm));
+		t->calls = r->threads[i].calls;
+		t->total_ns = r->threads[i].total_ns;
+		t->offcpu_ns = r->threads[i].offcpu_ns;
+		t->blocked_share = share(t->offcpu_ns, t->total_ns);
+	}
+	out->nr_threads = i;
+	out->threads_overflow = r->threads_overflow;
 }
 
-/* netrx_row - the NET_RX figures of one CPU (or "all") */
-struct netrx_row {
-	double runs, raises, packets, ksoftirqd, reraises, budget_full;
-	double inl[3], ksd[3];	/* p50, p99, max in ns */
-};
-
-/* netrx_compute - from the snapshots' netrx_stats and netrx_hist */
+/* netrx_compute - one CPU's (or "all"'s) from netrx_stats and netrx_hist */
 static void netrx_compute(const struct tables *st, const struct tables *hi,
-			  const char *cpu, struct netrx_row *x)
+			  const char *cpu, struct report_netrx_cpu *x)
 {
 	double bucket[HIST_BUCKETS];
 	char col[16];
@@ -495,281 +224,201 @@ static void netrx_compute(const struct tables *st, const struct tables *hi,
 	x->runs = tables_delta(st, cpu, NULL, "runs");
 	x->raises = tables_delta(st, cpu, NULL, "raises");
 	x->packets = tables_delta(st, cpu, NULL, "packets");
-	x->ksoftirqd = tables_delta(st, cpu, NULL, "ksoftirqd_runs");
+	x->ksoftirqd_runs = tables_delta(st, cpu, NULL, "ksoftirqd_runs");
 	x->reraises = tables_delta(st, cpu, NULL, "reraises");
 	x->budget_full = tables_delta(st, cpu, NULL, "budget_full");
 	snprintf(col, sizeof(col), strcmp(cpu, "all") ? "cpu%s" : "%s", cpu);
 	/* Maxima are not differences: the end's max bounds the session's. */
-	x->inl[2] = table_get(&st->t[1], cpu, NULL, "inline_delay_max_ns");
-	x->ksd[2] = table_get(&st->t[1], cpu, NULL, "ksoftirqd_delay_max_ns");
+	x->inline_ns[2] = table_get(&st->t[1], cpu, NULL, "inline_delay_max_ns");
+	x->ksoftirqd_ns[2] = table_get(&st->t[1], cpu, NULL,
+				       "ksoftirqd_delay_max_ns");
 	tables_hist_delta(hi, "inline_delay", col, bucket);
-	x->inl[0] = hist_pct(bucket, x->inl[2], 50);
-	x->inl[1] = hist_pct(bucket, x->inl[2], 99);
+	x->inline_ns[0] = hist_pct(bucket, x->inline_ns[2], 50);
+	x->inline_ns[1] = hist_pct(bucket, x->inline_ns[2], 99);
 	tables_hist_delta(hi, "ksoftirqd_delay", col, bucket);
-	x->ksd[0] = hist_pct(bucket, x->ksd[2], 50);
-	x->ksd[1] = hist_pct(bucket, x->ksd[2], 99);
+	x->ksoftirqd_ns[0] = hist_pct(bucket, x->ksoftirqd_ns[2], 50);
+	x->ksoftirqd_ns[1] = hist_pct(bucket, x->ksoftirqd_ns[2], 99);
 }
 
-/* print_netrx - NET_RX per CPU and the NICs' receive rates */
-static void print_netrx(const struct report *r, double seconds, int ncpus)
+/* compute_netrx - NET_RX per CPU: the module's counters, else the windows */
+static void compute_netrx(struct report *out, const struct report_events *r)
 {
-	struct json_object *list = r->j ? jnew_array() : NULL, *row;
 	struct tables st = { 0 }, hi = { 0 };
-	struct netrx_row x;
+	struct report_netrx_cpu *x;
 	char cpu[16];
 	int i;
 
 	tables_load(&st, &r->snap[0], &r->snap[1], "netrx_stats");
 	tables_load(&hi, &r->snap[0], &r->snap[1], "netrx_hist");
+	out->netrx_from_snapshots = st.ok;
 	if (!st.ok) {
 		/* A plain trace-cmd recording: the windows are all there is. */
-		if (!r->j)
-			printf("NET_RX per CPU (from the window summaries)\n"
-			       "  %-5s %8s %10s %10s %10s\n", "cpu", "windows",
-			       "runs/s", "packets/s", "ksoftirqd%");
+		out->netrx_windows = xzalloc(MAX_CPUS * sizeof(*out->netrx_windows));
 		for (i = 0; i < MAX_CPUS; i++) {
 			const struct netrx_windows *w = &r->win[i];
+			struct report_netrx_windows *y;
 			double span = w->last_end - w->first_start;
 
 			if (!w->windows)
 				continue;
-			if (r->j) {
-				row = jnew();
-				jset_int(row, "cpu", i);
-				jset_int(row, "windows", w->windows);
-				jset_num(row, "runs", w->runs, 0);
-				jset_num(row, "packets", w->packets, 0);
-				jset_num(row, "runs_per_s", rate(w->runs, span), 2);
-				jset_num(row, "packets_per_s", rate(w->packets, span), 2);
-				jset_num(row, "ksoftirqd_share",
-					 share(w->ksoftirqd_runs, w->runs), 4);
-				jappend(list, row);
-			} else {
-				printf("  %-5d %8llu %10.1f %10.1f %10.1f\n", i,
-				       w->windows, rate(w->runs, span),
-				       rate(w->packets, span),
-				       100 * share(w->ksoftirqd_runs, w->runs));
-			}
+			y = &out->netrx_windows[out->nr_netrx_windows++];
+			y->cpu = i;
+			y->windows = w->windows;
+			y->runs = w->runs;
+			y->packets = w->packets;
+			y->runs_per_s = rate(w->runs, span);
+			y->packets_per_s = rate(w->packets, span);
+			y->ksoftirqd_share = share(w->ksoftirqd_runs, w->runs);
 		}
 		goto out;
 	}
-	if (!r->j)
-		printf("NET_RX per CPU (raise->entry delays in us: inline = at irq exit or bh enable,\n"
-		       "ksoftirqd = deferred to ksoftirqd; percentiles are upper bounds)\n"
-		       "  %-5s %9s %10s %10s %8s %10s %8s %8s %8s %8s %8s %8s %8s\n",
-		       "cpu", "runs/s", "raises/s", "packets/s", "pkt/run",
-		       "ksoftirqd%", "reraise", "inl_p50", "inl_p99", "inl_max",
-		       "ksd_p50", "ksd_p99", "ksd_max");
-	for (i = 0; i <= ncpus; i++) {
-		if (i == ncpus)
+	out->netrx_cpus = xzalloc((out->ncpus > 0 ? out->ncpus + 1 : 1) *
+				  sizeof(*out->netrx_cpus));
+	for (i = 0; i <= out->ncpus; i++) {
+		if (i == out->ncpus)
 			snprintf(cpu, sizeof(cpu), "all");
 		else
 			snprintf(cpu, sizeof(cpu), "%d", i);
 		if (table_find(&st.t[1], cpu, NULL) < 0)
 			continue;
-		netrx_compute(&st, &hi, cpu, &x);
-		if (r->j) {
-			row = jnew();
-			jset_str(row, "cpu", cpu);
-			jset_num(row, "runs", x.runs, 0);
-			jset_num(row, "raises", x.raises, 0);
-			jset_num(row, "packets", x.packets, 0);
-			jset_num(row, "ksoftirqd_runs", x.ksoftirqd, 0);
-			jset_num(row, "reraises", x.reraises, 0);
-			jset_num(row, "budget_full", x.budget_full, 0);
-			jset_num(row, "runs_per_s", rate(x.runs, seconds), 2);
-			jset_num(row, "packets_per_s", rate(x.packets, seconds), 2);
-			jset_num(row, "inline_delay_p50_ns", x.inl[0], 0);
-			jset_num(row, "inline_delay_p99_ns", x.inl[1], 0);
-			jset_num(row, "inline_delay_max_ns", x.inl[2], 0);
-			jset_num(row, "ksoftirqd_delay_p50_ns", x.ksd[0], 0);
-			jset_num(row, "ksoftirqd_delay_p99_ns", x.ksd[1], 0);
-			jset_num(row, "ksoftirqd_delay_max_ns", x.ksd[2], 0);
-			jappend(list, row);
-		} else {
-			printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8.0f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
-			       cpu, rate(x.runs, seconds), rate(x.raises, seconds),
-			       rate(x.packets, seconds), share(x.packets, x.runs),
-			       100 * share(x.ksoftirqd, x.runs), x.reraises,
-			       x.inl[0] / 1e3, x.inl[1] / 1e3, x.inl[2] / 1e3,
-			       x.ksd[0] / 1e3, x.ksd[1] / 1e3, x.ksd[2] / 1e3);
-		}
+		x = &out->netrx_cpus[out->nr_netrx_cpus++];
+		snprintf(x->cpu, sizeof(x->cpu), "%s", cpu);
+		netrx_compute(&st, &hi, cpu, x);
+		x->runs_per_s = rate(x->runs, out->seconds);
+		x->raises_per_s = rate(x->raises, out->seconds);
+		x->packets_per_s = rate(x->packets, out->seconds);
+		x->packets_per_run = share(x->packets, x->runs);
+		x->ksoftirqd_share = share(x->ksoftirqd_runs, x->runs);
 	}
 out:
-	if (r->j) {
-		row = jnew();
-		jset_str(row, "source", st.ok ? "snapshots" : "windows");
-		jset(row, "per_cpu", list);
-		jset(r->j, "netrx", row);
-	} else {
-		printf("\n");
-	}
 	tables_free(&st);
 	tables_free(&hi);
 }
 
-/* print_nics - receive rate of every interface that received packets */
-static void print_nics(const struct report *r, double seconds)
+/* compute_nics - receive count of every interface that received packets */
+static void compute_nics(struct report *out, const struct snapshot *snap)
 {
-	const char *end = snapshot_text(&r->snap[1], "net_dev");
-	struct json_object *list = r->j ? jnew_array() : NULL, *row;
+	const char *end = snapshot_text(&snap[1], "net_dev");
 	char *copy, *line, *save = NULL, dev[64];
-	double a, b;
+	struct report_nic *nic;
+	int cap = 0;
+	double b;
 
-	if (!r->j && end)
-		printf("NIC receive (/proc/net/dev)\n");
+	out->nics_ok = end;
 	copy = xstrdup(end ? end : "");
 	for (line = strtok_r(copy, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, " %63[^:]:", dev) != 1 || strchr(dev, '|'))
 			continue;
-		b = derive_nic_rx(&r->snap[0], &r->snap[1], dev);
-		a = 0;
+		b = derive_nic_rx(&snap[0], &snap[1], dev);
 		if (b <= 0)
 			continue;
-		if (r->j) {
-			row = jnew();
-			jset_str(row, "dev", dev);
-			jset_num(row, "rx_packets", b - a, 0);
-			jset_num(row, "rx_packets_per_s", rate(b - a, seconds), 2);
-			jappend(list, row);
-		} else {
-			printf("  %-12s %10.0f packets %10.1f/s\n", tstr(dev), b - a,
-			       rate(b - a, seconds));
+		if (out->nr_nics == cap) {
+			cap = cap ? 2 * cap : 8;
+			out->nics = realloc(out->nics, cap * sizeof(*out->nics));
+			if (!out->nics)
+				fatal("out of memory\n");
 		}
+		nic = &out->nics[out->nr_nics++];
+		snprintf(nic->dev, sizeof(nic->dev), "%s", dev);
+		nic->rx_packets = b - 0;
+		nic->rx_packets_per_s = rate(b - 0, out->seconds);
 	}
 	free(copy);
-	if (r->j)
-		jset(r->j, "nics", list);
-	else if (end)
-		printf("\n");
 }
 
-/* print_tcp - the kernel's own TCP counters over the session */
-static void print_tcp(const struct report *r, double seconds)
+/* compute_tcp - the kernel's own TCP counters over the session */
+static void compute_tcp(struct report *out, const struct snapshot *snap)
 {
-	static const struct { const char *src, *name; } c[] = {
+	static const struct { const char *src, *name; } c[REPORT_TCP_COUNTERS] = {
 		{ "snmp", "PassiveOpens" }, { "snmp", "ActiveOpens" },
 		{ "snmp", "AttemptFails" }, { "snmp", "RetransSegs" },
 		{ "netstat", "ListenOverflows" }, { "netstat", "ListenDrops" },
 		{ "netstat", "TCPSynRetrans" }, { "netstat", "TCPReqQFullDrop" },
 	};
-	struct json_object *tcp = NULL;
 	unsigned int i;
 
-	if (!snapshot_text(&r->snap[1], "snmp")) {
-		if (r->j)
-			jset(r->j, "tcp", NULL);
+	out->tcp_ok = snapshot_text(&snap[1], "snmp");
+	if (!out->tcp_ok)
 		return;
-	}
-	if (r->j)
-		tcp = jnew();
-	else
-		printf("TCP (the kernel's counters, all sockets)\n");
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
-		double d = derive_snmp(&r->snap[0], &r->snap[1], c[i].src, c[i].name);
+		double d = derive_snmp(&snap[0], &snap[1], c[i].src, c[i].name);
 
-		if (tcp)
-			jset_num(tcp, c[i].name, d, 0);
-		else
-			printf("  %-18s %10.0f %10.1f/s\n", c[i].name, d,
-			       rate(d, seconds));
+		out->tcp[i].name = c[i].name;
+		out->tcp[i].count = d;
+		out->tcp[i].per_s = rate(d, out->seconds);
 	}
-	if (tcp)
-		jset(r->j, "tcp", tcp);
-	else
-		printf("\n");
 }
 
-/* print_handshakes - TCP handshake phases per port, then from the events */
-static void print_handshakes(struct report *r, double seconds)
+/* compute_port - the counters and phases of @port from the module's tables */
+static void compute_port(struct report_port *y, const struct tables *tb,
+			 const struct tables *th, const struct snapshot *snap,
+			 const char *port, double seconds)
 {
-	static const char *const counters[] = {
+	static const char *const counters[REPORT_PORT_COUNTERS] = {
 		"syns", "synacks", "syn_drops", "listen_overflows",
 		"synack_retrans", "req_drops", "accepted", "untracked",
 		"connects", "connected", "connect_failed",
 	};
-	double bucket[HIST_BUCKETS], v[5], count, sum, p50, p99, max;
-	struct tables tb = { 0 }, th = { 0 };
-	struct json_object *ports = NULL, *port_o = NULL, *phases = NULL, *x;
+	double bucket[HIST_BUCKETS], v[5], count, sum, max;
+	struct report_port_phase *x;
 	const char *keys[2];
 	unsigned int k;
+	int p, q;
+
+	y->port = xstrdup(port);
+	for (k = 0; k < ARRAY_SIZE(counters); k++) {
+		y->counters[k].name = counters[k];
+		y->counters[k].count = tables_delta(tb, "all", port, counters[k]);
+	}
+	for (q = 0; q < NR_PHASES; q++) {
+		p = phase_order[q];
+		derive_tcp_phase(&snap[0], port, phase_names[p], v);
+		count = -v[0];
+		sum = -v[1];
+		derive_tcp_phase(&snap[1], port, phase_names[p], v);
+		count += v[0];
+		sum += v[1];
+		max = v[2];
+		if (count <= 0)
+			continue;
+		keys[0] = port;
+		keys[1] = phase_names[p];
+		tables_hist_keyed_delta(th, keys, 2, "all", bucket);
+		x = &y->phases[y->nr_phases++];
+		x->name = phase_names[p];
+		x->count = count;
+		x->per_s = rate(count, seconds);
+		x->sum_ns = sum;
+		x->mean_ns = sum / count;
+		x->p50_ns = hist_pct(bucket, max, 50);
+		x->p99_ns = hist_pct(bucket, max, 99);
+		x->max_ns = max;
+	}
+}
+
+/* compute_handshakes - TCP handshake phases per port, then from the events */
+static void compute_handshakes(struct report *out, struct report_events *r)
+{
+	struct tables tb = { 0 }, th = { 0 };
+	struct report_event_phase *e;
 	int i, p, q;
 
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tcp_stats");
 	tables_load(&th, &r->snap[0], &r->snap[1], "tcp_hist");
-	if (r->j)
-		ports = jnew_array();
-	else
-		printf("TCP handshakes by port (module's counters; phase percentiles are upper bounds)\n");
+	if (tb.ok)
+		out->ports = xzalloc((tb.t[1].nrows > 0 ? tb.t[1].nrows : 1) *
+				     sizeof(*out->ports));
 	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
-		const char *port;
-
 		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
 			continue;
-		port = tb.t[1].rows[i][1];
-		if (r->j) {
-			port_o = jnew();
-			jset_str(port_o, "port", port);
-			for (k = 0; k < ARRAY_SIZE(counters); k++)
-				jset_num(port_o, counters[k],
-					 tables_delta(&tb, "all", port, counters[k]), 0);
-			phases = jnew_array();
-		} else {
-			printf("  port %s:", port);
-			for (k = 0; k < ARRAY_SIZE(counters); k++)
-				printf(" %s %.0f", counters[k],
-				       tables_delta(&tb, "all", port, counters[k]));
-			printf("\n  %-14s %8s %10s %10s %10s %10s %10s\n", "phase",
-			       "count", "per_s", "mean_us", "p50_us", "p99_us",
-			       "max_us");
-		}
-		for (q = 0; q < NR_PHASES; q++) {
-			p = phase_order[q];
-			derive_tcp_phase(&r->snap[0], port, phase_names[p], v);
-			count = -v[0];
-			sum = -v[1];
-			derive_tcp_phase(&r->snap[1], port, phase_names[p], v);
-			count += v[0];
-			sum += v[1];
-			max = v[2];
-			if (count <= 0)
-				continue;
-			keys[0] = port;
-			keys[1] = phase_names[p];
-			tables_hist_keyed_delta(&th, keys, 2, "all", bucket);
-			p50 = hist_pct(bucket, max, 50);
-			p99 = hist_pct(bucket, max, 99);
-			if (r->j) {
-				x = jnew();
-				jset_str(x, "phase", phase_names[p]);
-				jset_num(x, "count", count, 0);
-				jset_num(x, "sum_ns", sum, 0);
-				jset_num(x, "p50_ns", p50, 0);
-				jset_num(x, "p99_ns", p99, 0);
-				jset_num(x, "max_ns", max, 0);
-				jappend(phases, x);
-			} else {
-				printf("  %-14s %8.0f %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-				       phase_names[p], count, rate(count, seconds),
-				       sum / count / 1e3, p50 / 1e3, p99 / 1e3,
-				       max / 1e3);
-			}
-		}
-		if (r->j) {
-			jset(port_o, "phases", phases);
-			jappend(ports, port_o);
-		}
+		compute_port(&out->ports[out->nr_ports++], &tb, &th, r->snap,
+			     tb.t[1].rows[i][1], out->seconds);
 	}
 	tables_free(&tb);
 	tables_free(&th);
-	if (r->j)
-		phases = jnew_array();
-	else if (r->handshakes[0] + r->handshakes[1])
-		printf("  from %llu server and %llu client handshake events (exact):\n"
-		       "  %-14s %8s %10s %10s %10s %10s\n", r->handshakes[0],
-		       r->handshakes[1], "phase", "count", "mean_us", "p50_us",
-		       "p99_us", "max_us");
+	out->handshakes[0] = r->handshakes[0];
+	out->handshakes[1] = r->handshakes[1];
 	for (q = 0; q < NR_PHASES; q++) {
 		struct samples *x = &r->phase[phase_order[q]];
 		double total = 0;
@@ -781,51 +430,30 @@ static void print_handshakes(struct report *r, double seconds)
 		sort_u64(x->v, x->n);
 		for (j = 0; j < x->n; j++)
 			total += x->v[j];
-		if (r->j) {
-			struct json_object *e = jnew();
-
-			jset_str(e, "phase", phase_names[p]);
-			jset_int(e, "count", x->n);
-			jset_num(e, "mean_ns", total / x->n, 0);
-			jset_num(e, "p50_ns", pct_sorted(x->v, x->n, 50), 0);
-			jset_num(e, "p99_ns", pct_sorted(x->v, x->n, 99), 0);
-			jset_int(e, "max_ns", x->v[x->n - 1]);
-			jappend(phases, e);
-		} else {
-			printf("  %-14s %8zu %10.1f %10.1f %10.1f %10.1f\n",
-			       phase_names[p], x->n, total / x->n / 1e3,
-			       pct_sorted(x->v, x->n, 50) / 1e3,
-			       pct_sorted(x->v, x->n, 99) / 1e3,
-			       x->v[x->n - 1] / 1e3);
-		}
-	}
-	if (r->j) {
-		struct json_object *hs = jnew(), *ev = jnew();
-
-		jset_int(ev, "server", r->handshakes[0]);
-		jset_int(ev, "client", r->handshakes[1]);
-		jset(ev, "phases", phases);
-		jset(hs, "ports", ports);
-		jset(hs, "events", ev);
-		jset(r->j, "handshakes", hs);
-	} else {
-		printf("\n");
+		e = &out->event_phases[out->nr_event_phases++];
+		e->name = phase_names[p];
+		e->count = x->n;
+		e->mean_ns = total / x->n;
+		e->p50_ns = pct_sorted(x->v, x->n, 50);
+		e->p99_ns = pct_sorted(x->v, x->n, 99);
+		e->max_ns = x->v[x->n - 1];
 	}
 }
 
-/* print_hist - one histogram set, rtla style: a column per CPU */
-static void print_hist(const struct report *r, const struct report_opts *o,
-		       const char *source, const char *key, const char *title,
-		       int ncpus)
+/* compute_hist - one histogram set, a column per CPU and one for all */
+static void compute_hist(struct report_hist *h, const struct snapshot *snap,
+			 const char *source, const char *key, const char *title,
+			 int ncpus)
 {
-	double b[MAX_CPUS + 1][HIST_BUCKETS], total[MAX_CPUS + 1], row;
 	struct tables tb = { 0 };
 	char col[16];
-	int c, i, ncol = ncpus + 1;
+	int c, ncol = ncpus + 1;
 
-	if (ncol > MAX_CPUS + 1)
-		ncol = MAX_CPUS + 1;
-	tables_load(&tb, &r->snap[0], &r->snap[1], source);
+	h->title = title;
+	if (ncol > REPORT_HIST_COLUMNS)
+		ncol = REPORT_HIST_COLUMNS;
+	h->ncol = ncol;
+	tables_load(&tb, &snap[0], &snap[1], source);
 	if (!tb.ok)
 		goto out;
 	for (c = 0; c < ncol; c++) {
@@ -833,147 +461,123 @@ static void print_hist(const struct report *r, const struct report_opts *o,
 			snprintf(col, sizeof(col), "all");
 		else
 			snprintf(col, sizeof(col), "cpu%d", c);
-		total[c] = tables_hist_delta(&tb, key, col, b[c]);
+		h->total[c] = tables_hist_delta(&tb, key, col, h->bucket[c]);
 	}
-	if (total[ncol - 1] <= 0)
-		goto out;
-	if (o->header) {
-		printf("# %s\n# %-12s", title, "Index(us)");
-		for (c = 0; c < ncol - 1; c++)
-			printf(" %9s%03d", "CPU-", c);
-		printf(" %12s\n", "all");
-	}
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		row = 0;
-		for (c = 0; c < ncol; c++)
-			row += b[c][i];
-		if (row <= 0)
-			continue;
-		printf("  %-12.0f", i ? (double)(1ULL << i) / 1e3 : 0);
-		for (c = 0; c < ncol; c++)
-			printf(" %12.0f", b[c][i]);
-		printf("\n");
-	}
-	if (o->header) {
-		printf("  %-12s", "count:");
-		for (c = 0; c < ncol; c++)
-			printf(" %12.0f", total[c]);
-		printf("\n");
-	}
-	printf("\n");
+	h->shown = ncol > 0 && h->total[ncol - 1] > 0;
 out:
 	tables_free(&tb);
 }
 
-/* print_report - every section, text or JSON */
-static void print_report(struct report *r, const struct report_opts *o)
+/* probes_missed - the kretprobe hits the module's @source table missed */
+static double probes_missed(const struct snapshot *snap, const char *source)
 {
-	double seconds = session_seconds(r->s);
-	int ncpus = (int)snap_value(&r->snap[1], "nproc");
-	double tee_missed = 0, untracked = 0, tcp_missed = 0;
-	struct tables tp = { 0 }, ts = { 0 };
-	const char *uname = snapshot_text(&r->snap[1], "uname");
-	double ring = snap_value(&r->snap[1], "ring_losses");
-	const char *note = session_counters_note(r->s);
-	struct json_object *x;
+	struct tables tp = { 0 };
+	double missed = 0;
 	int i;
 
-	if (ncpus <= 0) {
+	tables_load(&tp, &snap[0], &snap[1], source);
+	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
+		if (tp.t[1].nfields[i] > 0)
+			missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
+	tables_free(&tp);
+	return missed;
+}
+
+/* compute_session - what the report's head shows: size, events, losses */
+static void compute_session(struct report *out, const struct report_events *r)
+{
+	const struct session *s = r->s;
+	struct tables ts = { 0 };
+	int i;
+
+	out->seconds = session_seconds(s);
+	out->ncpus = (int)snap_value(&r->snap[1], "nproc");
+	if (out->ncpus <= 0) {
 		for (i = 0; i < MAX_CPUS; i++)
 			if (r->win[i].windows)
-				ncpus = i + 1;
+				out->ncpus = i + 1;
 	}
-	tables_load(&tp, &r->snap[0], &r->snap[1], "tee_probes");
-	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
-		if (tp.t[1].nfields[i] > 0)
-			tee_missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
-	tables_free(&tp);
-	tables_load(&tp, &r->snap[0], &r->snap[1], "tcp_probes");
-	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
-		if (tp.t[1].nfields[i] > 0)
-			tcp_missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
-	tables_free(&tp);
+	out->uname = snapshot_text(&r->snap[1], "uname");
+	out->snapshots = snapshot_text(&r->snap[1], "time");
+	out->kinds = s->kinds;
+	out->nr_kinds = s->nr_kinds;
+	out->other_events = s->other_events;
+	out->missed_events = s->missed_events;
+	out->ring_losses = snap_value(&r->snap[1], "ring_losses");
+	out->counters_note = session_counters_note(s);
+	out->tee_missed = probes_missed(r->snap, "tee_probes");
+	out->tcp_missed = probes_missed(r->snap, "tcp_probes");
 	tables_load(&ts, &r->snap[0], &r->snap[1], "tee_stats");
 	if (ts.ok) {
 		const char *a = strstr(snapshot_text(&r->snap[0], "tee_stats"), "# untracked ");
 		const char *b = strstr(snapshot_text(&r->snap[1], "tee_stats"), "# untracked ");
 
 		if (a && b)
-			untracked = strtod(b + 12, NULL) - strtod(a + 12, NULL);
+			out->tee_untracked = strtod(b + 12, NULL) - strtod(a + 12, NULL);
 	}
 	tables_free(&ts);
+}
 
-	if (o->json) {
-		r->j = jnew();
-		jset_int(r->j, "format", REPORT_JSON_FORMAT);
-		jset_str(r->j, "file", o->input);
-		jset_num(r->j, "seconds", seconds, 3);
-		jset_int(r->j, "cpus", ncpus);
-		jset_bool(r->j, "snapshots", snapshot_text(&r->snap[1], "time"));
-		x = jnew();
-		for (i = 0; i < r->s->nr_kinds; i++)
-			jset_int(x, r->s->kinds[i].name, r->s->kinds[i].count);
-		jset(r->j, "events", x);
-		jset_int(r->j, "other_events", r->s->other_events);
-		x = jnew();
-		jset_num(x, "ring_buffer", ring, 0);
-		jset_int(x, "missed_events", r->s->missed_events);
-		jset_num(x, "tee_kretprobe_missed", tee_missed, 0);
-		jset_num(x, "tee_untracked", untracked, 0);
-		jset_num(x, "tcp_probe_missed", tcp_missed, 0);
-		jset(r->j, "lost", x);
-		x = jnew();
-		jset_bool(x, "comparable", !note);
-		if (note)
-			jset_str(x, "why", note);
-		jset(r->j, "counters", x);
-	} else {
-		printf("teeprobe report: %s\n", tstr(o->input));
-		printf("  %.*s%s%d CPUs, %.3f s\n",
-		       uname ? (int)strcspn(uname, "\n") : 0, uname ? uname : "",
-		       uname ? ", " : "", ncpus, seconds);
-		printf("  events:");
-		for (i = 0; i < r->s->nr_kinds; i++)
-			printf(" %s %llu", r->s->kinds[i].name, r->s->kinds[i].count);
-		printf("; %llu others\n", r->s->other_events);
-		printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked, %.0f TCP probe hits missed\n",
-		       ring, r->s->missed_events, tee_missed, untracked, tcp_missed);
-		if (note)
-			printf("  counters: %s: the module's counters of the start and end\n"
-			       "  snapshots do not subtract and are left out; what follows\n"
-			       "  comes from the events\n", note);
-		printf("\n");
-	}
-	print_context(r, ncpus);
-	print_tee(r, seconds);
-	print_netrx(r, seconds, ncpus);
-	print_nics(r, seconds);
-	print_handshakes(r, seconds);
-	print_tcp(r, seconds);
-	if (r->j) {
-		jprint(r->j);
-		r->j = NULL;
-		return;
-	}
+/* report_compute - every number of the report of session @s */
+struct report *report_compute(const struct session *s,
+			      const struct report_opts *o)
+{
+	struct report_events *r = xzalloc(sizeof(*r));
+	struct report *out = xzalloc(sizeof(*out));
+
+	report_events_build(r, s);
+	compute_session(out, r);
+	compute_context(out, r->snap);
+	compute_tee(out, r);
+	compute_netrx(out, r);
+	compute_nics(out, r->snap);
+	compute_handshakes(out, r);
+	compute_tcp(out, r->snap);
 	if (o->hist) {
-		print_hist(r, o, "netrx_hist", "inline_delay",
-			   "NET_RX raise->entry delay, inline runs: runs per bucket",
-			   ncpus);
-		print_hist(r, o, "netrx_hist", "ksoftirqd_delay",
-			   "NET_RX raise->entry delay, ksoftirqd runs: runs per bucket",
-			   ncpus);
+		compute_hist(&out->hist[out->nr_hist++], r->snap, "netrx_hist",
+			     "inline_delay",
+			     "NET_RX raise->entry delay, inline runs: runs per bucket",
+			     out->ncpus);
+		compute_hist(&out->hist[out->nr_hist++], r->snap, "netrx_hist",
+			     "ksoftirqd_delay",
+			     "NET_RX raise->entry delay, ksoftirqd runs: runs per bucket",
+			     out->ncpus);
 	}
+	report_events_release(r);
+	free(r);
+	return out;
+}
+
+/* report_free - what report_compute() allocated */
+void report_free(struct report *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_tee_cmds; i++)
+		free(r->tee_cmds[i].name);
+	for (i = 0; i < r->nr_ports; i++)
+		free(r->ports[i].port);
+	free(r->cpus);
+	free(r->tee_cmds);
+	free(r->netrx_windows);
+	free(r->netrx_cpus);
+	free(r->nics);
+	free(r->ports);
+	free(r);
 }
 
 /* report_print - what "teeprobe report" prints of session @s */
 void report_print(const struct session *s, const struct report_opts *o)
 {
-	struct report *r = xzalloc(sizeof(*r));
+	struct report *r = report_compute(s, o);
 
-	report_build(r, s);
-	print_report(r, o);
-	report_release(r);
-	free(r);
+	if (o->json)
+		report_json(r, o);
+	else
+		report_text(r, o);
+	report_free(r);
 }
 
 /* report_main - entry point of teeprobe report */

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_text.c - "teeprobe report" as text: the tables of struct report
+ * (report.c computes them), a section per link of the chain, then the
+ * histograms rtla style, a column per CPU.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "utils.h"
+
+/* text_session - the file, its size, its events and what was lost */
+static void text_session(const struct report *r, const struct report_opts *o)
+{
+	int i;
+
+	printf("teeprobe report: %s\n", tstr(o->input));
+	printf("  %.*s%s%d CPUs, %.3f s\n",
+	       r->uname ? (int)strcspn(r->uname, "\n") : 0,
+	       r->uname ? r->uname : "", r->uname ? ", " : "", r->ncpus,
+	       r->seconds);
+	printf("  events:");
+	for (i = 0; i < r->nr_kinds; i++)
+		printf(" %s %llu", r->kinds[i].name, r->kinds[i].count);
+	printf("; %llu others\n", r->other_events);
+	printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked, %.0f TCP probe hits missed\n",
+	       r->ring_losses, r->missed_events, r->tee_missed,
+	       r->tee_untracked, r->tcp_missed);
+	if (r->counters_note)
+		printf("  counters: %s: the module's counters of the start and end\n"
+		       "  snapshots do not subtract and are left out; what follows\n"
+		       "  comes from the events\n", r->counters_note);
+	printf("\n");
+}
+
+/* text_context - the CPU context, all CPUs and each */
+static void text_context(const struct report *r)
+{
+	const double *pct = r->cpu_all;
+	int i;
+
+	if (!r->cpu_ok) {
+		printf("CPU context: not in this file (record with teeprobe record)\n\n");
+		return;
+	}
+	printf("CPU context (%% of CPU time)\n");
+	printf("  %-5s %8s %8s %8s %8s %8s\n", "cpu", "%user", "%system",
+	       "%softirq", "%irq", "%idle");
+	printf("  %-5s %8.2f %8.2f %8.2f %8.2f %8.2f\n", "all", pct[0], pct[1],
+	       pct[2], pct[3], pct[4]);
+	for (i = 0; i < r->nr_cpus; i++) {
+		pct = r->cpus[i].pct;
+		printf("  %-5d %8.2f %8.2f %8.2f %8.2f %8.2f\n", r->cpus[i].cpu,
+		       pct[0], pct[1], pct[2], pct[3], pct[4]);
+	}
+	printf("\n");
+}
+
+/* text_tee - TEE ioctls by command, their secure-world share, top threads */
+static void text_tee(const struct report *r)
+{
+	char secure[1024] = "";
+	size_t secure_len = 0;
+	int i;
+
+	printf("TEE ioctls by command (%s; percentiles from %s)\n"
+	       "  %-14s %8s %9s %6s %10s %10s %10s %10s %8s %6s %8s %6s\n",
+	       r->tee_from_snapshots ? "counts from the module's counters" :
+				       "counts from the events",
+	       r->tee_exact ? "every call's event" : "histograms, upper bounds",
+	       "cmd", "calls", "calls/s", "errors", "mean_us", "p50_us",
+	       "p99_us", "max_us", "blocked%", "runq%", "on-cpu%", "wait%");
+	for (i = 0; i < r->nr_tee_cmds; i++) {
+		const struct report_tee_cmd *c = &r->tee_cmds[i];
+
+		printf("  %-14s %8.0f %9.1f %6.0f %10.1f %10.1f %10.1f %10.1f %8.1f %6.1f %8.1f %6.1f\n",
+		       c->name, c->calls, c->calls_per_s, c->errors,
+		       c->mean_ns / 1e3, c->p50_ns / 1e3, c->p99_ns / 1e3,
+		       c->max_ns / 1e3, 100 * c->blocked_share,
+		       100 * c->runq_share, 100 * c->oncpu_share,
+		       100 * c->queue_wait_share);
+		/* the lines of the secure world's table, as far as they fit */
+		if (c->secure_entries > 0 && secure_len < sizeof(secure))
+			secure_len += snprintf(secure + secure_len,
+					       sizeof(secure) - secure_len,
+					       "  %-14s %8.0f %9.2f %10.1f %8.1f %8.1f\n",
+					       c->name, c->secure_entries,
+					       c->secure_per_call,
+					       c->secure_mean_ns / 1e3,
+					       100 * c->secure_share,
+					       100 * c->normal_share);
+	}
+	if (!r->tee_candidates)
+		printf("  (no TEE ioctls)\n");
+	if (secure_len)
+		printf("  in the secure world (entries timed by the driver's SMC probes)\n"
+		       "  %-14s %8s %9s %10s %8s %8s\n%s",
+		       "cmd", "entries", "per_call", "mean_us", "secure%",
+		       "normal%", secure);
+	if (r->nr_threads) {
+		printf("  top threads by time in TEE ioctls:\n"
+		       "  %-8s %-16s %8s %12s %8s\n", "tid", "comm", "calls",
+		       "total_ms", "blocked%");
+		for (i = 0; i < r->nr_threads; i++)
+			printf("  %-8d %-16s %8llu %12.1f %8.1f\n",
+			       r->threads[i].tid, tstr(r->threads[i].comm),
+			       r->threads[i].calls, r->threads[i].total_ns / 1e6,
+			       100 * r->threads[i].blocked_share);
+	}
+	if (r->threads_overflow)
+		printf("  (%llu calls of threads beyond the %d this report keeps: in the\n"
+		       "   totals above, not in the list)\n", r->threads_overflow,
+		       SESSION_MAX_THREADS);
+	printf("\n");
+}
+
+/* text_netrx - NET_RX per CPU, from the module's counters or the windows */
+static void text_netrx(const struct report *r)
+{
+	int i;
+
+	if (!r->netrx_from_snapshots) {
+		printf("NET_RX per CPU (from the window summaries)\n"
+		       "  %-5s %8s %10s %10s %10s\n", "cpu", "windows",
+		       "runs/s", "packets/s", "ksoftirqd%");
+		for (i = 0; i < r->nr_netrx_windows; i++) {
+			const struct report_netrx_windows *w = &r->netrx_windows[i];
+
+			printf("  %-5d %8llu %10.1f %10.1f %10.1f\n", w->cpu,
+			       w->windows, w->runs_per_s, w->packets_per_s,
+			       100 * w->ksoftirqd_share);
+		}
+		printf("\n");
+		return;
+	}
+	printf("NET_RX per CPU (raise->entry delays in us: inline = at irq exit or bh enable,\n"
+	       "ksoftirqd = deferred to ksoftirqd; percentiles are upper bounds)\n"
+	       "  %-5s %9s %10s %10s %8s %10s %8s %8s %8s %8s %8s %8s %8s\n",
+	       "cpu", "runs/s", "raises/s", "packets/s", "pkt/run",
+	       "ksoftirqd%", "reraise", "inl_p50", "inl_p99", "inl_max",
+	       "ksd_p50", "ksd_p99", "ksd_max");
+	for (i = 0; i < r->nr_netrx_cpus; i++) {
+		const struct report_netrx_cpu *x = &r->netrx_cpus[i];
+
+		printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8.0f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+		       x->cpu, x->runs_per_s, x->raises_per_s, x->packets_per_s,
+		       x->packets_per_run, 100 * x->ksoftirqd_share,
+		       x->reraises, x->inline_ns[0] / 1e3,
+		       x->inline_ns[1] / 1e3, x->inline_ns[2] / 1e3,
+		       x->ksoftirqd_ns[0] / 1e3, x->ksoftirqd_ns[1] / 1e3,
+		       x->ksoftirqd_ns[2] / 1e3);
+	}
+	printf("\n");
+}
+
+/* text_nics - receive rate of every interface that received packets */
+static void text_nics(const struct report *r)
+{
+	int i;
+
+	if (r->nics_ok)
+		printf("NIC receive (/proc/net/dev)\n");
+	for (i = 0; i < r->nr_nics; i++)
+		printf("  %-12s %10.0f packets %10.1f/s\n", tstr(r->nics[i].dev),
+		       r->nics[i].rx_packets, r->nics[i].rx_packets_per_s);
+	if (r->nics_ok)
+		printf("\n");
+}
+
+/* text_handshakes - TCP handshake phases per port, then from the events */
+static void text_handshakes(const struct report *r)
+{
+	const struct report_port_phase *x;
+	const struct report_event_phase *e;
+	int i, k, q;
+
+	printf("TCP handshakes by port (module's counters; phase percentiles are upper bounds)\n");
+	for (i = 0; i < r->nr_ports; i++) {
+		const struct report_port *port = &r->ports[i];
+
+		printf("  port %s:", port->port);
+		for (k = 0; k < REPORT_PORT_COUNTERS; k++)
+			printf(" %s %.0f", port->counters[k].name,
+			       port->counters[k].count);
+		printf("\n  %-14s %8s %10s %10s %10s %10s %10s\n", "phase",
+		       "count", "per_s", "mean_us", "p50_us", "p99_us",
+		       "max_us");
+		for (q = 0; q < port->nr_phases; q++) {
+			x = &port->phases[q];
+			printf("  %-14s %8.0f %10.1f %10.1f %10.1f %10.1f %10.1f\n",
+			       x->name, x->count, x->per_s, x->mean_ns / 1e3,
+			       x->p50_ns / 1e3, x->p99_ns / 1e3,
+			       x->max_ns / 1e3);
+		}
+	}
+	if (r->handshakes[0] + r->handshakes[1])
+		printf("  from %llu server and %llu client handshake events (exact):\n"
+		       "  %-14s %8s %10s %10s %10s %10s\n", r->handshakes[0],
+		       r->handshakes[1], "phase", "count", "mean_us", "p50_us",
+		       "p99_us", "max_us");
+	for (q = 0; q < r->nr_event_phases; q++) {
+		e = &r->event_phases[q];
+		printf("  %-14s %8zu %10.1f %10.1f %10.1f %10.1f\n", e->name,
+		       e->count, e->mean_ns / 1e3, e->p50_ns / 1e3,
+		       e->p99_ns / 1e3, e->max_ns / 1e3);
+	}
+	printf("\n");
+}
+
+/* text_tcp - the kernel's own TCP counters over the session */
+static void text_tcp(const struct report *r)
+{
+	int i;
+
+	if (!r->tcp_ok)
+		return;
+	printf("TCP (the kernel's counters, all sockets)\n");
+	for (i = 0; i < REPORT_TCP_COUNTERS; i++)
+		printf("  %-18s %10.0f %10.1f/s\n", r->tcp[i].name,
+		       r->tcp[i].count, r->tcp[i].per_s);
+	printf("\n");
+}
+
+/* text_hist - one histogram set, rtla style: a column per CPU */
+static void text_hist(const struct report_hist *h, const struct report_opts *o)
+{
+	double row;
+	int c, i;
+
+	if (!h->shown)
+		return;
+	if (o->header) {
+		printf("# %s\n# %-12s", h->title, "Index(us)");
+		for (c = 0; c < h->ncol - 1; c++)
+			printf(" %9s%03d", "CPU-", c);
+		printf(" %12s\n", "all");
+	}
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		row = 0;
+		for (c = 0; c < h->ncol; c++)
+			row += h->bucket[c][i];
+		if (row <= 0)
+			continue;
+		printf("  %-12.0f", i ? (double)(1ULL << i) / 1e3 : 0);
+		for (c = 0; c < h->ncol; c++)
+			printf(" %12.0f", h->bucket[c][i]);
+		printf("\n");
+	}
+	if (o->header) {
+		printf("  %-12s", "count:");
+		for (c = 0; c < h->ncol; c++)
+			printf(" %12.0f", h->total[c]);
+		printf("\n");
+	}
+	printf("\n");
+}
+
+/* report_text - struct report as text, every section */
+void report_text(const struct report *r, const struct report_opts *o)
+{
+	int i;
+
+	text_session(r, o);
+	text_context(r);
+	text_tee(r);
+	text_netrx(r);
+	text_nics(r);
+	text_handshakes(r);
+	text_tcp(r);
+	for (i = 0; i < r->nr_hist; i++)
+		text_hist(&r->hist[i], o);
+}
