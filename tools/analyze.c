@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "acceptq.h"
 #include "correlate.h"
 #include "figures.h"
-#include "json.h"
 #include "record.h"
 #include "session.h"
 #include "series.h"
@@ -28,65 +28,8 @@
 #include "utils.h"
 #include "verdict.h"
 
-/*
- * The JSON's version: 2 since it goes through json-c and parts_us is keyed
- * as parts is (format 1's keys were the parts' names, with spaces)
- */
-#define ANALYZE_JSON_FORMAT	2
-
 #define MAX_LAG		3	/* windows */
 #define MIN_PAIRS	5	/* windows for a correlation */
-
-struct analyze_opts {
-	const char *input;
-	struct record_opts rec;		/* live (-d): the session to record */
-	bool record_args;		/* -p or -w given */
-	bool json;
-	bool windows;
-	struct verdict_opts v;
-};
-
-/* A correlation between two links, over the session's windows */
-struct link {
-	const char *name, *key;
-	struct lagged best;
-	double rank;		/* Spearman at lag 0 */
-};
-
-enum { LINK_TEE_NETRX, LINK_NETRX_HS, LINK_TEE_HS, NR_LINKS };
-
-struct cpu_row {
-	double runs, packets, wait_ns, waits, tee_oncpu_ns, r;
-	size_t pairs;
-};
-
-/* A part's distribution over the handshakes that carry their own waits */
-struct part_dist {
-	double mean, p50, p99;
-	size_t n;
-};
-
-/*
- * The per-handshake rows: the verdict's parts but TEE, the TCP total, and
- * the same from the SYN's processing on (timestamps of the server's own
- * events only, without the SYN's NET_RX wait)
- */
-enum { HP_NETRX, HP_KERNEL, HP_NETWORK, HP_ACCEPT, HP_TCP, HP_STACK, NR_HP };
-
-struct analysis {
-	struct session_summary sum;
-	struct series s;
-	struct evidence e;
-	struct verdict v;
-	struct link links[NR_LINKS];
-	struct cpu_row *cpus;
-	double seconds, client_handshakes, busy_windows, tee_wait_runs;
-	double acceptors, acceptor_calls;	/* threads, their TEE calls */
-	struct acceptq q;
-	struct part_dist hp[NR_HP];
-	double untracked, probe_misses;		/* handshakes not timed */
-	const char *counters_note;	/* counters that do not subtract: why */
-};
 
 static void analyze_usage(FILE *out)
 {
@@ -467,36 +410,8 @@ static void gather(struct analysis *a, const struct session_events *ev)
 	a->links[LINK_TEE_HS].key = "tee_time_to_handshake";
 }
 
-/* us - nanoseconds as microseconds, for printing */
-static double us(double ns)
-{
-	return ns / 1e3;
-}
-
-static void print_windows(const struct analysis *a)
-{
-	const struct series *s = &a->s;
-	size_t i;
-
-	printf("\nTime series (%zu windows of %.0f ms; times in us, TEE in threads)\n",
-	       s->n, s->len_ns / 1e6);
-	printf("  %8s %7s %7s %7s %8s %8s %9s %6s %9s %9s\n", "t_s",
-	       "tee_in", "tee_cpu", "netrx", "packets", "delay", "delay_p99",
-	       "hs", "hs_time", "connect");
-	for (i = 0; i < s->n; i++) {
-		const struct win_point *p = &s->all[i];
-		double len = (double)s->len_ns;
-
-		printf("  %8.2f %7.2f %7.2f %7.0f %8.0f %8.0f %9.0f %6.0f %9.0f %9.0f\n",
-		       i * len / 1e9, p->tee_busy_ns / len, p->tee_oncpu_ns / len,
-		       p->netrx_runs, p->packets, us(point_netrx_delay_ns(p)),
-		       us(p->delay_p99_ns), p->hs, us(point_handshake_ns(p)),
-		       p->connects ? us(p->connect_ns / p->connects) : NAN);
-	}
-}
-
-/* part_dist_of - verdict part @p's per-handshake distribution, or NULL */
-static const struct part_dist *part_dist_of(const struct analysis *a, int p)
+/* analysis_part_dist - verdict part @p's per-handshake distribution, or NULL */
+const struct part_dist *analysis_part_dist(const struct analysis *a, int p)
 {
 	static const int hp_of[NR_PARTS] = {
 		[PART_NETRX] = HP_NETRX, [PART_KERNEL] = HP_KERNEL,
@@ -507,282 +422,6 @@ static const struct part_dist *part_dist_of(const struct analysis *a, int p)
 	if (hp_of[p] < 0 || !a->hp[hp_of[p]].n)
 		return NULL;
 	return &a->hp[hp_of[p]];
-}
-
-/* us_or_dash - @ns in us into @buf, or "-" */
-static const char *us_or_dash(double ns, char *buf)
-{
-	if (isnan(ns))
-		return "-";
-	snprintf(buf, 32, "%.0f", ns / 1e3);
-	return buf;
-}
-
-/* pct - a share in percent, for printing */
-static double pct(double share)
-{
-	return 100 * share;
-}
-
-/* print_accept_queue - what the accepting threads did while connections waited */
-static void print_accept_queue(const struct analysis *a)
-{
-	const struct acceptq *q = &a->q;
-	const struct accept_evidence *x = &a->e.acc;
-	int k;
-
-	if (!(q->thread_ns > 0))
-		return;
-	printf("\nAccept queue (ACK -> accept, %.1f %% of the handshake time): while\n"
-	       "connections waited, the %.0f %s\n",
-	       pct(share(a->v.part_ns[PART_ACCEPT], a->v.total_ns)), q->acceptors,
-	       q->acceptors == 1 ? "thread that accepts them was" :
-	       "threads that accept them were");
-	/* the split of TEE time only where there was TEE time to split */
-	if (x->tee > 0)
-		printf("  %-28s %6.1f %%  (%.0f %% of it asleep, %.0f %% in shared-memory\n"
-		       "  %-28s %8s  set-up, %.0f %% waiting for a secure thread)\n",
-		       "in TEE calls", pct(x->tee), pct(x->tee_asleep),
-		       pct(x->tee_setup), "", "", pct(x->tee_queue));
-	else
-		printf("  %-28s %6.1f %%\n", "in TEE calls", pct(x->tee));
-	for (k = 0; k < NR_AQ_PARTS; k++) {
-		if (k == AQ_RUNNING)
-			printf("  outside TEE calls\n");
-		if (k == AQ_UNKNOWN && !(q->part_ns[k] > 0))
-			continue;
-		printf("    %-26s %6.1f %%\n", acceptq_part_name(k),
-		       pct(share(q->part_ns[k], q->thread_ns)));
-	}
-}
-
-static void print_text(const struct analysis *a, const struct analyze_opts *o)
-{
-	char b50[32], b99[32];
-	const struct evidence *e = &a->e;
-	const struct verdict *v = &a->v;
-	int p, c;
-
-	printf("teeprobe analyze: %s, %.1f s in %zu windows of %.0f ms, %d CPUs\n",
-	       tstr(o->input), a->seconds, a->s.n, a->s.len_ns / 1e6, a->s.ncpus);
-	if (a->counters_note)
-		printf("  counters: %s: the module's counters are left out; the\n"
-		       "  figures come from the events\n", a->counters_note);
-	printf("\nWhere a handshake's time goes (server side, %.0f handshakes):\n",
-	       e->handshakes);
-	printf("  %-16s %12s %10s %10s %7s\n", "part", "mean_us", "p50_us",
-	       "p99_us", "share");
-	for (p = 0; p < NR_PARTS; p++) {
-		const struct part_dist *d = part_dist_of(a, p);
-
-		printf("  %-16s %12.0f %10s %10s %6.1f %%\n", verdict_part_name(p),
-		       us(v->part_ns[p]), us_or_dash(d ? d->p50 : NAN, b50),
-		       us_or_dash(d ? d->p99 : NAN, b99),
-		       100 * share(v->part_ns[p], v->total_ns));
-	}
-	printf("  %-16s %12.0f\n", "total", us(v->total_ns));
-	if (a->hp[HP_TCP].n)
-		printf("  %-16s %12.0f %10.0f %10.0f  (from the SYN's interrupt, per connection)\n",
-		       "connect+accept", us(a->hp[HP_TCP].mean),
-		       us(a->hp[HP_TCP].p50), us(a->hp[HP_TCP].p99));
-	if (a->hp[HP_STACK].n)
-		printf("  %-16s %12.0f %10.0f %10.0f  (from the SYN's processing, per connection)\n",
-		       "SYN -> accept", us(a->hp[HP_STACK].mean),
-		       us(a->hp[HP_STACK].p50), us(a->hp[HP_STACK].p99));
-	if (a->hp[HP_NETRX].n)
-		printf("  (NET_RX wait: each connection's own SYN and final ACK, from the\n"
-		       "   NIC's interrupt to their processing; round trip: the rest of\n"
-		       "   SYN/ACK -> ACK, the client's side%s;\n",
-		       e->local_client ? ", its NET_RX wait too: it runs on this host" : "");
-	else
-		printf("  (NET_RX wait: %.0f us per packet, the SYN's and the ACK's%s;\n",
-		       us(e->netrx_wait_ns), e->local_client ?
-		       ", and the client's SYN/ACK: the client runs on this host" : "");
-	printf("   TEE ioctls: the accepting threads' time in TEE calls per handshake)\n");
-	if (!isnan(a->sum.untracked) && (a->sum.untracked > 0 || a->sum.tcp_missed > 0))
-		printf("  Not timed: %.0f of %.0f accepted handshakes (the table had no room,\n"
-		       "  or a step was not seen: %.0f hook hits missed); the figures above are\n"
-		       "  the others'.\n", a->sum.untracked, a->sum.accepted,
-		       a->sum.tcp_missed);
-	print_accept_queue(a);
-
-	printf("\nEvidence:\n");
-	printf("  TEE ioctls     %.0f calls, on-CPU %.1f %% of CPU time; by the %.0f "
-	       "threads that accepted the connections: %.0f calls, %.1f ms per "
-	       "handshake, %.0f %% asleep, %.0f %% in shared-memory set-up\n",
-	       a->sum.tee_calls, 100 * e->tee_oncpu_share, a->acceptors,
-	       a->acceptor_calls, e->tee_per_hs_ns / 1e6,
-	       100 * e->tee_blocked_share, 100 * e->tee_setup_share);
-	printf("  NET_RX         %.0f runs/s for %.0f rx packets/s; of the wait, %.0f %% "
-	       "by ksoftirqd, %.0f %% while TEE calls held the CPU (%.0f runs)\n",
-	       a->sum.netrx_per_s, a->sum.rx_packets_per_s,
-	       100 * e->ksoftirqd_share, 100 * e->tee_wait_share,
-	       a->tee_wait_runs);
-	printf("  handshakes     %.1f/s; SYN->SYN/ACK %.0f us, SYN/ACK->ACK %.0f us, "
-	       "ACK->accept %.0f us\n", a->sum.handshakes_per_s,
-	       us(e->syn_synack_ns), us(e->synack_ack_ns), us(e->ack_accept_ns));
-	printf("  per CPU        %-5s %8s %10s %10s %9s %8s\n", "cpu", "NET_RX%",
-	       "packets", "wait_us", "TEE_cpu%", "r");
-	for (c = 0; c < a->s.ncpus; c++) {
-		const struct cpu_row *r = &a->cpus[c];
-
-		printf("                 %-5d %8.1f %10.0f %10.0f %9.1f %8.2f\n", c,
-		       100 * share(r->runs, a->sum.netrx_per_s * a->sum.seconds),
-		       r->packets, r->waits ? us(r->wait_ns / r->waits) : NAN,
-		       100 * share(r->tee_oncpu_ns, a->seconds * 1e9), r->r);
-	}
-	printf("\nLinks over time (Pearson's r at the best lag, in windows; rank r):\n");
-	for (p = 0; p < NR_LINKS; p++) {
-		const struct link *l = &a->links[p];
-
-		printf("  %-44s r = %5.2f  lag %+d  rank %5.2f  (%zu windows)\n",
-		       l->name, l->best.r, l->best.lag, l->rank, l->best.n);
-	}
-	printf("\nVerdict: %s\n", verdict_title(v->cause));
-	printf("  %s", v->why);
-	if (v->cause != CAUSE_WEAK || e->handshakes >= o->v.min_handshakes)
-		printf(": %s %.0f us of %.0f us (%.0f %%), next %s %.0f us",
-		       verdict_part_name(v->top), us(v->part_ns[v->top]),
-		       us(v->total_ns), 100 * share(v->part_ns[v->top], v->total_ns),
-		       verdict_part_name(v->second), us(v->part_ns[v->second]));
-	printf(".\n");
-	if (v->path == PATH_ACCEPT_QUEUE && (v->cause == CAUSE_TEE_BLOCKING ||
-					     v->cause == CAUSE_TEE_WORK))
-		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
-		       "  accept() while the accepting threads were %.0f %% in TEE calls (%.0f %%\n"
-		       "  asleep, %.0f %% set-up).\n",
-		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.tee),
-		       pct(e->acc.tee_asleep), pct(e->acc.tee_setup));
-	else if (v->path == PATH_ACCEPT_QUEUE && e->acc.unknown > 0)
-		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
-		       "  accept() while the accepting threads waited %.0f %% of it for a CPU\n"
-		       "  (%.0f %% of the time their state is known).\n",
-		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.runnable),
-		       pct(e->acc.runnable / (1 - e->acc.unknown)));
-	else if (v->path == PATH_ACCEPT_QUEUE)
-		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
-		       "  accept() while the accepting threads waited %.0f %% of it for a CPU.\n",
-		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.runnable));
-}
-
-static void print_json(const struct analysis *a, const struct analyze_opts *o)
-{
-	const struct evidence *e = &a->e;
-	const struct verdict *v = &a->v;
-	struct json_object *out = jnew(), *x, *y, *z, *list;
-	int p, c;
-
-	jset_int(out, "format", ANALYZE_JSON_FORMAT);
-	jset_str(out, "file", o->input);
-	jset_sig(out, "seconds", a->seconds, 6);
-	jset_sig(out, "window_ms", a->s.len_ns / 1e6, 6);
-	x = jnew();
-	jset_str(x, "cause", verdict_key(v->cause));
-	jset_str(x, "title", verdict_title(v->cause));
-	jset_str(x, "why", v->why);
-	jset_str(x, "top", verdict_part_name(v->top));
-	jset_str(x, "second", verdict_part_name(v->second));
-	jset_str(x, "path", verdict_path_key(v->path));
-	jset(out, "verdict", x);
-	/* keyed as "parts" is: no spaces in a key */
-	x = jnew();
-	for (p = 0; p < NR_PARTS; p++)
-		jset_sig(x, verdict_part_key(p), us(v->part_ns[p]), 6);
-	jset_sig(x, "total", us(v->total_ns), 6);
-	jset(out, "parts_us", x);
-	/* per part: the mean the verdict used, and per connection p50/p99 */
-	x = jnew();
-	for (p = 0; p < NR_PARTS; p++) {
-		const struct part_dist *d = part_dist_of(a, p);
-
-		y = jnew();
-		jset_sig(y, "mean_us", us(v->part_ns[p]), 6);
-		jset_sig(y, "p50_us", us(d ? d->p50 : NAN), 6);
-		jset_sig(y, "p99_us", us(d ? d->p99 : NAN), 6);
-		jset(x, verdict_part_key(p), y);
-	}
-	for (p = 0; p < 2; p++) {
-		const struct part_dist *h = &a->hp[p ? HP_STACK : HP_TCP];
-
-		y = jnew();
-		jset_sig(y, "handshakes", h->n, 6);
-		jset_sig(y, "mean_us", us(h->mean), 6);
-		jset_sig(y, "p50_us", us(h->p50), 6);
-		jset_sig(y, "p99_us", us(h->p99), 6);
-		jset(x, p ? "syn_accept" : "connect_accept", y);
-	}
-	jset(out, "parts", x);
-	x = jnew();
-	jset_sig(x, "handshakes", a->q.handshakes, 6);
-	jset_sig(x, "acceptors", a->q.acceptors, 6);
-	jset_sig(x, "wait_share", share(v->part_ns[PART_ACCEPT], v->total_ns), 6);
-	jset_bool(x, "states", a->q.states);
-	y = jnew();
-	jset_sig(y, "share", e->acc.tee, 6);
-	jset_sig(y, "asleep", e->acc.tee_asleep, 6);
-	jset_sig(y, "setup", e->acc.tee_setup, 6);
-	jset_sig(y, "queue", e->acc.tee_queue, 6);
-	jset(x, "tee", y);
-	y = jnew();
-	for (p = 0; p < NR_AQ_PARTS; p++)
-		jset_sig(y, acceptq_part_key(p),
-			 share(a->q.part_ns[p], a->q.thread_ns), 6);
-	jset(x, "time", y);
-	jset(out, "accept_queue", x);
-	x = jnew();
-	jset_sig(x, "handshakes", e->handshakes, 6);
-	jset_sig(x, "client_handshakes", a->client_handshakes, 6);
-	jset_sig(x, "netrx_wait_us", us(e->netrx_wait_ns), 6);
-	jset_sig(x, "syn_synack_us", us(e->syn_synack_ns), 6);
-	jset_sig(x, "synack_ack_us", us(e->synack_ack_ns), 6);
-	jset_sig(x, "ack_accept_us", us(e->ack_accept_ns), 6);
-	jset_sig(x, "tee_calls", a->sum.tee_calls, 6);
-	jset_sig(x, "acceptor_threads", a->acceptors, 6);
-	jset_sig(x, "acceptor_tee_calls", a->acceptor_calls, 6);
-	jset_sig(x, "tee_per_handshake_us", us(e->tee_per_hs_ns), 6);
-	jset_sig(x, "tee_blocked_share", e->tee_blocked_share, 6);
-	jset_sig(x, "tee_setup_share", e->tee_setup_share, 6);
-	jset_sig(x, "tee_oncpu_share", e->tee_oncpu_share, 6);
-	jset_sig(x, "ksoftirqd_share", e->ksoftirqd_share, 6);
-	jset_sig(x, "tee_wait_share", e->tee_wait_share, 6);
-	jset_sig(x, "tee_wait_runs", a->tee_wait_runs, 6);
-	jset_sig(x, "netrx_per_s", a->sum.netrx_per_s, 6);
-	jset_sig(x, "rx_packets_per_s", a->sum.rx_packets_per_s, 6);
-	jset_sig(x, "handshakes_per_s", a->sum.handshakes_per_s, 6);
-	jset_sig(x, "untracked_handshakes", a->sum.untracked, 6);
-	jset_sig(x, "tcp_hook_missed", a->sum.tcp_missed, 6);
-	jset_sig(x, "syn_wait_us", us(e->syn_wait_ns), 6);
-	jset_sig(x, "ack_wait_us", us(e->ack_wait_ns), 6);
-	jset_bool(x, "counters_comparable", !a->counters_note);
-	jset(out, "evidence", x);
-	list = jnew_array();
-	for (p = 0; p < NR_LINKS; p++) {
-		const struct link *l = &a->links[p];
-
-		z = jnew();
-		jset_str(z, "link", l->key);
-		jset_sig(z, "r", l->best.r, 6);
-		jset_sig(z, "lag", l->best.lag, 6);
-		jset_sig(z, "rank", l->rank, 6);
-		jset_sig(z, "windows", l->best.n, 6);
-		jappend(list, z);
-	}
-	jset(out, "links", list);
-	list = jnew_array();
-	for (c = 0; c < a->s.ncpus; c++) {
-		const struct cpu_row *r = &a->cpus[c];
-
-		z = jnew();
-		jset_int(z, "cpu", c);
-		jset_sig(z, "netrx_runs", r->runs, 6);
-		jset_sig(z, "packets", r->packets, 6);
-		jset_sig(z, "wait_us", r->waits ? us(r->wait_ns / r->waits) : NAN, 6);
-		jset_sig(z, "tee_oncpu_share", share(r->tee_oncpu_ns, a->seconds * 1e9), 6);
-		jset_sig(z, "r_tee_netrx", r->r, 6);
-		jappend(list, z);
-	}
-	jset(out, "cpus", list);
-	jprint(out);
 }
 
 int analyze_main(int argc, char **argv)
@@ -865,11 +504,9 @@ int analyze_main(int argc, char **argv)
 	gather(&a, &r->ev);
 	verdict_decide(&a.e, &o.v, &a.v);
 	if (o.json)
-		print_json(&a, &o);
+		analyze_json(&a, &o);
 	else
-		print_text(&a, &o);
-	if (o.windows && !o.json)
-		print_windows(&a);
+		analyze_text(&a, &o);
 	free(a.cpus);
 	series_free(&a.s);
 	session_free(r);

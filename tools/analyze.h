@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analyze.h - "teeprobe analyze": the diagnosis of a session, computed once
+ * into struct analysis (analyze.c), then shown as text (analyze_text.c) or
+ * JSON (analyze_json.c).
+ */
+#ifndef TEEPROBE_ANALYZE_H
+#define TEEPROBE_ANALYZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "acceptq.h"
+#include "correlate.h"
+#include "figures.h"
+#include "record.h"
+#include "series.h"
+#include "verdict.h"
+
+struct analyze_opts {
+	const char *input;
+	struct record_opts rec;		/* live (-d): the session to record */
+	bool record_args;		/* -p or -w given */
+	bool json;
+	bool windows;
+	struct verdict_opts v;
+};
+
+/* A correlation between two links, over the session's windows */
+struct link {
+	const char *name, *key;
+	struct lagged best;
+	double rank;		/* Spearman at lag 0 */
+};
+
+enum { LINK_TEE_NETRX, LINK_NETRX_HS, LINK_TEE_HS, NR_LINKS };
+
+struct cpu_row {
+	double runs, packets, wait_ns, waits, tee_oncpu_ns, r;
+	size_t pairs;
+};
+
+/* A part's distribution over the handshakes that carry their own waits */
+struct part_dist {
+	double mean, p50, p99;
+	size_t n;
+};
+
+/*
+ * The per-handshake rows: the verdict's parts but TEE, the TCP total, and
+ * the same from the SYN's processing on (timestamps of the server's own
+ * events only, without the SYN's NET_RX wait)
+ */
+enum { HP_NETRX, HP_KERNEL, HP_NETWORK, HP_ACCEPT, HP_TCP, HP_STACK, NR_HP };
+
+struct analysis {
+	struct session_summary sum;
+	struct series s;
+	struct evidence e;
+	struct verdict v;
+	struct link links[NR_LINKS];
+	struct cpu_row *cpus;
+	double seconds, client_handshakes, busy_windows, tee_wait_runs;
+	double acceptors, acceptor_calls;	/* threads, their TEE calls */
+	struct acceptq q;
+	struct part_dist hp[NR_HP];
+	double untracked, probe_misses;		/* handshakes not timed */
+	const char *counters_note;	/* counters that do not subtract: why */
+};
+
+/* us - nanoseconds as microseconds, for printing */
+static inline double us(double ns)
+{
+	return ns / 1e3;
+}
+
+const struct part_dist *analysis_part_dist(const struct analysis *a, int p);
+void analyze_text(const struct analysis *a, const struct analyze_opts *o);
+void analyze_json(const struct analysis *a, const struct analyze_opts *o);
+
+#endif /* TEEPROBE_ANALYZE_H */
