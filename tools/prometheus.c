@@ -19,104 +19,11 @@
 #include <string.h>
 
 #include "prometheus.h"
+#include "prometheus_format.h"
 #include "stats.h"
 #include "table.h"
 #include "utils.h"
 
-#define NSEC_PER_SEC	1000000000ULL
-#define MAX_LABELS	4
-#define MAX_KEYS	2
-
-struct family {
-	const char *name;
-	const char *type;	/* counter, gauge or histogram */
-	const char *help;
-};
-
-struct label {
-	const char *name;
-	const char *value;
-};
-
-struct prom {
-	FILE *out;
-	const struct family *open;	/* whose HELP and TYPE are printed */
-};
-
-/*
- * put_label_value - @v with backslash, double quote and newline escaped.
- * Bytes outside printable ASCII become '?': Prometheus wants UTF-8, and
- * one bad byte would make node_exporter drop the whole file. The module
- * writes ASCII names; this guards against a damaged file.
- */
-static void put_label_value(FILE *out, const char *v)
-{
-	const unsigned char *c;
-
-	for (c = (const unsigned char *)v; *c; c++) {
-		if (*c == '\\' || *c == '"')
-			fprintf(out, "\\%c", *c);
-		else if (*c == '\n')
-			fputs("\\n", out);
-		else if (*c < 0x20 || *c > 0x7e)
-			fputc('?', out);
-		else
-			fputc(*c, out);
-	}
-}
-
-/*
- * sample - one sample of family @f (@suffix: "", "_bucket", "_sum" or
- * "_count"). The family's HELP and TYPE lines come before its first
- * sample; callers write a family's samples together, so it stays one
- * contiguous group as the format requires.
- */
-static void sample(struct prom *p, const struct family *f, const char *suffix,
-		   const struct label *l, int nl, const char *value)
-{
-	int i;
-
-	if (p->open != f) {
-		fprintf(p->out, "# HELP %s %s\n# TYPE %s %s\n", f->name,
-			f->help, f->name, f->type);
-		p->open = f;
-	}
-	fprintf(p->out, "%s%s", f->name, suffix);
-	for (i = 0; i < nl; i++) {
-		fprintf(p->out, "%s%s=\"", i ? "," : "{", l[i].name);
-		put_label_value(p->out, l[i].value);
-		fputc('"', p->out);
-	}
-	fprintf(p->out, "%s %s\n", nl ? "}" : "", value);
-}
-
-/* fmt_seconds - @ns nanoseconds as exact decimal seconds ("0.000001024") */
-static const char *fmt_seconds(char *buf, size_t len, unsigned long long ns)
-{
-	char *end;
-
-	snprintf(buf, len, "%llu.%09llu", ns / NSEC_PER_SEC, ns % NSEC_PER_SEC);
-	end = buf + strlen(buf) - 1;
-	while (*end == '0')
-		*end-- = '\0';
-	if (*end == '.')
-		*end = '\0';
-	return buf;
-}
-
-/* sample_u64 - a sample whose value is a count, or nanoseconds when @ns */
-static void sample_u64(struct prom *p, const struct family *f,
-		       const char *suffix, const struct label *l, int nl,
-		       unsigned long long v, bool ns)
-{
-	char buf[48];
-
-	if (ns)
-		fmt_seconds(buf, sizeof(buf), v);
-	else
-		snprintf(buf, sizeof(buf), "%llu", v);
-	sample(p, f, suffix, l, nl, buf);
-}
 
 /* is_number - digits only: a CPU number (not "all"), a process id */
 static bool is_number(const char *s)
@@ -208,7 +115,7 @@ static void table_metrics(struct prom *p, const struct table *t,
 					l[nl++] = (struct label){ names[k], f[1 + k] };
 				if (m[i].cols[c].context)
 					l[nl++] = (struct label){ "context", m[i].cols[c].context };
-				sample_u64(p, &m[i].fam, "", l, nl, table_u64(t, r, col),
+				prom_sample_u64(p, &m[i].fam, "", l, nl, table_u64(t, r, col),
 					   m[i].ns);
 			}
 		}
@@ -216,14 +123,6 @@ static void table_metrics(struct prom *p, const struct table *t,
 }
 
 /* ---- histograms --------------------------------------------------------- */
-
-/* hseries - one histogram, summed over the CPUs; keys borrowed from a table */
-struct hseries {
-	const char *key[MAX_KEYS];
-	unsigned long long bucket[HIST_BUCKETS];
-	unsigned long long sum_ns;
-	bool has_sum;
-};
 
 struct hset {
 	struct hseries *s;
@@ -271,40 +170,6 @@ static void hset_load(struct hset *h, const struct table *t, int nkeys)
 	}
 }
 
-/*
- * hist_samples - one histogram series: cumulative buckets whose "le" is
- * the top edge of a module bucket, 2^k ns (exclusive there, as the module
- * counts 2^k ns in the bucket above: a 1 ns difference), "+Inf" counting
- * everything, then _sum (only when the module sums the same values) and
- * _count
- */
-static void hist_samples(struct prom *p, const struct family *f,
-			 const struct label *labels, int nl,
-			 const struct hseries *s)
-{
-	struct label l[MAX_LABELS + 1];
-	unsigned long long cumulative = 0;
-	char le[48];
-	int i;
-
-	memcpy(l, labels, nl * sizeof(*l));
-	l[nl].name = "le";
-	l[nl].value = le;
-	for (i = 0; i < HIST_BUCKETS - 1; i++) {
-		cumulative += s->bucket[i];
-		if (i < PROM_FIRST_BUCKET)
-			continue;
-		fmt_seconds(le, sizeof(le), 1ULL << (i + 1));
-		sample_u64(p, f, "_bucket", l, nl + 1, cumulative, false);
-	}
-	cumulative += s->bucket[HIST_BUCKETS - 1];
-	l[nl].value = "+Inf";
-	sample_u64(p, f, "_bucket", l, nl + 1, cumulative, false);
-	if (s->has_sum)
-		sample_u64(p, f, "_sum", labels, nl, s->sum_ns, true);
-	sample_u64(p, f, "_count", labels, nl, cumulative, false);
-}
-
 /* ---- the module's files --------------------------------------------------- */
 
 /* load - table @name of the snapshot; false when it is missing */
@@ -347,18 +212,18 @@ static void write_info(struct prom *p, const struct snapshot *s,
 	unsigned long long pids = 0;
 	char *copy, *tok, *save = NULL;
 
-	sample(p, &fam_up, "", NULL, 0, version ? "1" : "0");
+	prom_sample(p, &fam_up, "", NULL, 0, version ? "1" : "0");
 	l[0] = (struct label){ "version", tool_version };
-	sample(p, &fam_build, "", l, 1, "1");
+	prom_sample(p, &fam_build, "", l, 1, "1");
 	if (version && sscanf(version, "teeprobe %63s kernel %127s", mod, kernel) == 2) {
 		l[0] = (struct label){ "version", mod };
 		l[1] = (struct label){ "kernel", kernel };
-		sample(p, &fam_module, "", l, 2, "1");
+		prom_sample(p, &fam_module, "", l, 2, "1");
 	}
 	if (generation && sscanf(generation, "load %31s reset %u", load, &resets) == 2 &&
 	    strspn(load, "0123456789abcdef") == strlen(load)) {
 		l[0] = (struct label){ "load", load };
-		sample_u64(p, &fam_generation, "", l, 1, resets, false);
+		prom_sample_u64(p, &fam_generation, "", l, 1, resets, false);
 	}
 	if (filter) {
 		copy = xstrdup(filter);
@@ -366,7 +231,7 @@ static void write_info(struct prom *p, const struct snapshot *s,
 		     tok = strtok_r(NULL, "\n ", &save))
 			pids += is_number(tok);	/* a number: a process id */
 		free(copy);
-		sample_u64(p, &fam_pid_filter, "", NULL, 0, pids, false);
+		prom_sample_u64(p, &fam_pid_filter, "", NULL, 0, pids, false);
 	}
 }
 
@@ -436,12 +301,12 @@ static void write_tee(struct prom *p, const struct snapshot *s)
 	}
 	for (i = 0; i < h.n; i++) {
 		l = (struct label){ "cmd", h.s[i].key[0] };
-		hist_samples(p, &fam_tee_hist, &l, 1, &h.s[i]);
+		prom_hist_samples(p, &fam_tee_hist, &l, 1, &h.s[i]);
 	}
 	if (comment_u64(snapshot_text(s, "tee_stats"), NULL, "untracked", &v))
-		sample_u64(p, &fam_tee_untracked, "", NULL, 0, v, false);
+		prom_sample_u64(p, &fam_tee_untracked, "", NULL, 0, v, false);
 	if (comment_u64(snapshot_text(s, "tee_threads"), NULL, "overflow", &v))
-		sample_u64(p, &fam_tee_overflow, "", NULL, 0, v, false);
+		prom_sample_u64(p, &fam_tee_overflow, "", NULL, 0, v, false);
 	free(h.s);
 	table_free(&st);
 	table_free(&hi);
@@ -538,7 +403,7 @@ static void write_netrx(struct prom *p, const struct snapshot *s)
 				one->has_sum = true;
 			}
 			l = (struct label){ "context", hists[i].context };
-			hist_samples(p, hists[i].fam, &l, hists[i].context ? 1 : 0,
+			prom_hist_samples(p, hists[i].fam, &l, hists[i].context ? 1 : 0,
 				     one);
 		}
 		free(h.s);
@@ -647,24 +512,24 @@ static void write_tcp(struct prom *p, const struct snapshot *s)
 	for (i = 0; i < h.n; i++) {
 		l[0] = (struct label){ "port", h.s[i].key[0] };
 		l[1] = (struct label){ "phase", h.s[i].key[1] };
-		hist_samples(p, &fam_tcp_hist, l, 2, &h.s[i]);
+		prom_hist_samples(p, &fam_tcp_hist, l, 2, &h.s[i]);
 	}
 	for (r = 0; r < st.nrows; r++) {
 		if (!is_phase_row(&st, r))
 			continue;
 		l[0] = (struct label){ "port", st.rows[r][1] };
 		l[1] = (struct label){ "phase", st.rows[r][2] };
-		sample_u64(p, &fam_tcp_max, "", l, 2,
+		prom_sample_u64(p, &fam_tcp_max, "", l, 2,
 			   strtoull(st.rows[r][5], NULL, 10), true);
 	}
 	if (comment_u64(text, "table", "size", &v))
-		sample_u64(p, &fam_table_size, "", NULL, 0, v, false);
+		prom_sample_u64(p, &fam_table_size, "", NULL, 0, v, false);
 	if (comment_u64(text, "table", "in_use", &v))
-		sample_u64(p, &fam_table_in_use, "", NULL, 0, v, false);
+		prom_sample_u64(p, &fam_table_in_use, "", NULL, 0, v, false);
 	if (comment_u64(text, "table", "expired", &v))
-		sample_u64(p, &fam_table_expired, "", NULL, 0, v, false);
+		prom_sample_u64(p, &fam_table_expired, "", NULL, 0, v, false);
 	if (comment_u64(text, "table", "full", &v))
-		sample_u64(p, &fam_table_full, "", NULL, 0, v, false);
+		prom_sample_u64(p, &fam_table_full, "", NULL, 0, v, false);
 	free(h.s);
 	table_free(&st);
 	table_free(&hi);
@@ -707,7 +572,7 @@ static void write_probes(struct prom *p, const struct snapshot *s)
 				continue;
 			l[0] = (struct label){ "part", parts[i] };
 			l[1] = (struct label){ "symbol", t[i].rows[r][0] };
-			sample(p, &fam_attached, "", l, 2,
+			prom_sample(p, &fam_attached, "", l, 2,
 			       strcmp(t[i].rows[r][state], "attached") ? "0" : "1");
 		}
 	}
@@ -718,7 +583,7 @@ static void write_probes(struct prom *p, const struct snapshot *s)
 				continue;
 			l[0] = (struct label){ "part", parts[i] };
 			l[1] = (struct label){ "symbol", t[i].rows[r][0] };
-			sample_u64(p, &fam_missed, "", l, 2,
+			prom_sample_u64(p, &fam_missed, "", l, 2,
 				   table_u64(&t[i], r, missed), false);
 		}
 	}
