@@ -30,6 +30,13 @@ struct row {
  */
 #define COMPARE_JSON_FORMAT	2
 
+/* compare - the two sessions' summaries, what both renderers read */
+struct compare {
+	const char *file[2];			/* before, after */
+	struct session_summary sum[2];
+	const char *note[2];	/* why a session's counters are left out */
+};
+
 #define ROW(n, k, f, sc) { n, k, offsetof(struct session_summary, f), sc }
 
 static const struct row rows[] = {
@@ -77,94 +84,47 @@ static double value(const struct session_summary *s, const struct row *r)
 	return raw(s, r) * r->scale;
 }
 
-/* compare_main - entry point of teeprobe compare */
-int compare_main(int argc, char **argv)
+/* compare_json - the table as one JSON object, the values in their units */
+static void compare_json(const struct compare *cmp)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "input", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *file[2] = { NULL, NULL };
-	struct session_summary sum[2];
-	int nr_opt = 0;
-	const char *note[2];
-	struct session *r;
-	bool json = false;
+	struct json_object *out = jnew(), *list = jnew_array(), *row, *cc;
+	double a, b;
+	size_t i;
+
+	jset_int(out, "format", COMPARE_JSON_FORMAT);
+	jset_str(out, "before", cmp->file[0]);
+	jset_str(out, "after", cmp->file[1]);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		a = raw(&cmp->sum[0], &rows[i]);
+		b = raw(&cmp->sum[1], &rows[i]);
+		row = jnew();
+		jset_str(row, "metric", rows[i].key);
+		jset_num(row, "before", a, 4);
+		jset_num(row, "after", b, 4);
+		jset_num(row, "change", b - a, 4);
+		jset_num(row, "ratio", a != 0 ? b / a : NAN, 4);
+		jappend(list, row);
+	}
+	jset(out, "rows", list);
+	cc = jnew();
+	jset_bool(cc, "before", !cmp->note[0]);
+	jset_bool(cc, "after", !cmp->note[1]);
+	jset(out, "counters_comparable", cc);
+	jprint(out);
+}
+
+/* compare_text - the table, values as printed, "-" where one is missing */
+static void compare_text(const struct compare *cmp)
+{
 	double a, b;
 	size_t i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (nr_opt == 2) {
-				err_msg("compare: -i comes twice, BEFORE then AFTER: '%s' is a third\n",
-					optarg);
-				return usage_error("compare", compare_usage);
-			}
-			file[nr_opt++] = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			compare_usage(stdout);
-			return 0;
-		default:
-			return usage_error("compare", compare_usage);
-		}
-	}
-	if (nr_opt && optind < argc) {
-		err_msg("compare: give the sessions as -i BEFORE -i AFTER or as BEFORE AFTER, not both\n");
-		return usage_error("compare", compare_usage);
-	}
-	if (!nr_opt && argc - optind == 2) {
-		file[0] = argv[optind];
-		file[1] = argv[optind + 1];
-	} else if (nr_opt != 2) {
-		err_msg("compare: give two recorded sessions, BEFORE and AFTER\n");
-		return usage_error("compare", compare_usage);
-	}
-	for (c = 0; c < 2; c++) {
-		r = session_read(file[c]);
-		if (!r)
-			return 1;
-		figures_summarize(r, &sum[c]);
-		note[c] = session_counters_note(r);
-		session_free(r);
-	}
-	if (json) {
-		struct json_object *out = jnew(), *list = jnew_array(), *row, *cc;
-
-		jset_int(out, "format", COMPARE_JSON_FORMAT);
-		jset_str(out, "before", file[0]);
-		jset_str(out, "after", file[1]);
-		for (i = 0; i < ARRAY_SIZE(rows); i++) {
-			a = raw(&sum[0], &rows[i]);
-			b = raw(&sum[1], &rows[i]);
-			row = jnew();
-			jset_str(row, "metric", rows[i].key);
-			jset_num(row, "before", a, 4);
-			jset_num(row, "after", b, 4);
-			jset_num(row, "change", b - a, 4);
-			jset_num(row, "ratio", a != 0 ? b / a : NAN, 4);
-			jappend(list, row);
-		}
-		jset(out, "rows", list);
-		cc = jnew();
-		jset_bool(cc, "before", !note[0]);
-		jset_bool(cc, "after", !note[1]);
-		jset(out, "counters_comparable", cc);
-		jprint(out);
-		return 0;
-	}
 	printf("%-24s %14s %14s %14s %9s\n", "", "before", "after", "change",
 	       "ratio");
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		a = value(&sum[0], &rows[i]);
-		b = value(&sum[1], &rows[i]);
+		a = value(&cmp->sum[0], &rows[i]);
+		b = value(&cmp->sum[1], &rows[i]);
 		printf("%-24s", rows[i].name);
 		if (isnan(a))
 			printf(" %14s", "-");
@@ -181,11 +141,71 @@ int compare_main(int argc, char **argv)
 		else
 			printf(" %+14.2f %8.2fx\n", b - a, b / a);
 	}
-	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", tstr(file[0]),
-	       sum[0].seconds, tstr(file[1]), sum[1].seconds);
+	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", tstr(cmp->file[0]),
+	       cmp->sum[0].seconds, tstr(cmp->file[1]), cmp->sum[1].seconds);
 	for (c = 0; c < 2; c++)
-		if (note[c])
+		if (cmp->note[c])
 			printf("(%s: %s: its module counters are left out, \"-\")\n",
-			       c ? "after" : "before", note[c]);
+			       c ? "after" : "before", cmp->note[c]);
+}
+
+/* compare_main - entry point of teeprobe compare */
+int compare_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct compare cmp = { 0 };
+	int nr_opt = 0;
+	struct session *r;
+	bool json = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (nr_opt == 2) {
+				err_msg("compare: -i comes twice, BEFORE then AFTER: '%s' is a third\n",
+					optarg);
+				return usage_error("compare", compare_usage);
+			}
+			cmp.file[nr_opt++] = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return 0;
+		default:
+			return usage_error("compare", compare_usage);
+		}
+	}
+	if (nr_opt && optind < argc) {
+		err_msg("compare: give the sessions as -i BEFORE -i AFTER or as BEFORE AFTER, not both\n");
+		return usage_error("compare", compare_usage);
+	}
+	if (!nr_opt && argc - optind == 2) {
+		cmp.file[0] = argv[optind];
+		cmp.file[1] = argv[optind + 1];
+	} else if (nr_opt != 2) {
+		err_msg("compare: give two recorded sessions, BEFORE and AFTER\n");
+		return usage_error("compare", compare_usage);
+	}
+	for (c = 0; c < 2; c++) {
+		r = session_read(cmp.file[c]);
+		if (!r)
+			return 1;
+		figures_summarize(r, &cmp.sum[c]);
+		cmp.note[c] = session_counters_note(r);
+		session_free(r);
+	}
+	if (json)
+		compare_json(&cmp);
+	else
+		compare_text(&cmp);
 	return 0;
 }
