@@ -410,6 +410,27 @@ static void gather(struct analysis *a, const struct session_events *ev)
 	a->links[LINK_TEE_HS].key = "tee_time_to_handshake";
 }
 
+/*
+ * analysis_shares - the shares the renderers show: of the handshake time
+ * per part, of the acceptors' time, and each CPU's
+ */
+static void analysis_shares(struct analysis *a)
+{
+	int c, p;
+
+	for (p = 0; p < NR_PARTS; p++)
+		a->part_share[p] = share(a->v.part_ns[p], a->v.total_ns);
+	for (p = 0; p < NR_AQ_PARTS; p++)
+		a->aq_share[p] = share(a->q.part_ns[p], a->q.thread_ns);
+	for (c = 0; c < a->s.ncpus; c++) {
+		struct cpu_row *r = &a->cpus[c];
+
+		r->runs_share = share(r->runs, a->sum.netrx_per_s * a->sum.seconds);
+		r->wait_mean_ns = r->waits ? r->wait_ns / r->waits : NAN;
+		r->tee_oncpu_share = share(r->tee_oncpu_ns, a->seconds * 1e9);
+	}
+}
+
 /* analysis_part_dist - verdict part @p's per-handshake distribution, or NULL */
 const struct part_dist *analysis_part_dist(const struct analysis *a, int p)
 {
@@ -503,6 +524,7 @@ int analyze_main(int argc, char **argv)
 	}
 	gather(&a, &r->ev);
 	verdict_decide(&a.e, &o.v, &a.v);
+	analysis_shares(&a);
 	if (o.json)
 		analyze_json(&a, &o);
 	else

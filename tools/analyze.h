@@ -38,6 +38,9 @@ enum { LINK_TEE_NETRX, LINK_NETRX_HS, LINK_TEE_HS, NR_LINKS };
 struct cpu_row {
 	double runs, packets, wait_ns, waits, tee_oncpu_ns, r;
 	size_t pairs;
+	double runs_share;		/* of the host's NET_RX runs */
+	double wait_mean_ns;		/* NAN: no wait */
+	double tee_oncpu_share;		/* of the session's time */
 };
 
 /* A part's distribution over the handshakes that carry their own waits */
@@ -66,6 +69,8 @@ struct analysis {
 	struct part_dist hp[NR_HP];
 	double untracked, probe_misses;		/* handshakes not timed */
 	const char *counters_note;	/* counters that do not subtract: why */
+	double part_share[NR_PARTS];	/* of the verdict's handshake time */
+	double aq_share[NR_AQ_PARTS];	/* of the acceptors' time */
 };
 
 /* us - nanoseconds as microseconds, for printing */

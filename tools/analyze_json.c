@@ -7,7 +7,6 @@
 
 #include "analyze.h"
 #include "json.h"
-#include "stats.h"
 
 /*
  * The JSON's version: 2 since it goes through json-c and parts_us is keyed
@@ -66,7 +65,7 @@ void analyze_json(const struct analysis *a, const struct analyze_opts *o)
 	x = jnew();
 	jset_sig(x, "handshakes", a->q.handshakes, 6);
 	jset_sig(x, "acceptors", a->q.acceptors, 6);
-	jset_sig(x, "wait_share", share(v->part_ns[PART_ACCEPT], v->total_ns), 6);
+	jset_sig(x, "wait_share", a->part_share[PART_ACCEPT], 6);
 	jset_bool(x, "states", a->q.states);
 	y = jnew();
 	jset_sig(y, "share", e->acc.tee, 6);
@@ -76,8 +75,7 @@ void analyze_json(const struct analysis *a, const struct analyze_opts *o)
 	jset(x, "tee", y);
 	y = jnew();
 	for (p = 0; p < NR_AQ_PARTS; p++)
-		jset_sig(y, acceptq_part_key(p),
-			 share(a->q.part_ns[p], a->q.thread_ns), 6);
+		jset_sig(y, acceptq_part_key(p), a->aq_share[p], 6);
 	jset(x, "time", y);
 	jset(out, "accept_queue", x);
 	x = jnew();
@@ -127,8 +125,8 @@ void analyze_json(const struct analysis *a, const struct analyze_opts *o)
 		jset_int(z, "cpu", c);
 		jset_sig(z, "netrx_runs", r->runs, 6);
 		jset_sig(z, "packets", r->packets, 6);
-		jset_sig(z, "wait_us", r->waits ? us(r->wait_ns / r->waits) : NAN, 6);
-		jset_sig(z, "tee_oncpu_share", share(r->tee_oncpu_ns, a->seconds * 1e9), 6);
+		jset_sig(z, "wait_us", us(r->wait_mean_ns), 6);
+		jset_sig(z, "tee_oncpu_share", r->tee_oncpu_share, 6);
 		jset_sig(z, "r_tee_netrx", r->r, 6);
 		jappend(list, z);
 	}

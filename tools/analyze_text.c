@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "analyze.h"
-#include "stats.h"
 #include "utils.h"
 
 static void print_windows(const struct analysis *a)
@@ -59,7 +58,7 @@ static void print_accept_queue(const struct analysis *a)
 		return;
 	printf("\nAccept queue (ACK -> accept, %.1f %% of the handshake time): while\n"
 	       "connections waited, the %.0f %s\n",
-	       pct(share(a->v.part_ns[PART_ACCEPT], a->v.total_ns)), q->acceptors,
+	       pct(a->part_share[PART_ACCEPT]), q->acceptors,
 	       q->acceptors == 1 ? "thread that accepts them was" :
 	       "threads that accept them were");
 	/* the split of TEE time only where there was TEE time to split */
@@ -76,7 +75,7 @@ static void print_accept_queue(const struct analysis *a)
 		if (k == AQ_UNKNOWN && !(q->part_ns[k] > 0))
 			continue;
 		printf("    %-26s %6.1f %%\n", acceptq_part_name(k),
-		       pct(share(q->part_ns[k], q->thread_ns)));
+		       pct(a->aq_share[k]));
 	}
 }
 
@@ -102,7 +101,7 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 		printf("  %-16s %12.0f %10s %10s %6.1f %%\n", verdict_part_name(p),
 		       us(v->part_ns[p]), us_or_dash(d ? d->p50 : NAN, b50),
 		       us_or_dash(d ? d->p99 : NAN, b99),
-		       100 * share(v->part_ns[p], v->total_ns));
+		       100 * a->part_share[p]);
 	}
 	printf("  %-16s %12.0f\n", "total", us(v->total_ns));
 	if (a->hp[HP_TCP].n)
@@ -151,9 +150,9 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 		const struct cpu_row *r = &a->cpus[c];
 
 		printf("                 %-5d %8.1f %10.0f %10.0f %9.1f %8.2f\n", c,
-		       100 * share(r->runs, a->sum.netrx_per_s * a->sum.seconds),
-		       r->packets, r->waits ? us(r->wait_ns / r->waits) : NAN,
-		       100 * share(r->tee_oncpu_ns, a->seconds * 1e9), r->r);
+		       100 * r->runs_share,
+		       r->packets, us(r->wait_mean_ns),
+		       100 * r->tee_oncpu_share, r->r);
 	}
 	printf("\nLinks over time (Pearson's r at the best lag, in windows; rank r):\n");
 	for (p = 0; p < NR_LINKS; p++) {
@@ -167,7 +166,7 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 	if (v->cause != CAUSE_WEAK || e->handshakes >= o->v.min_handshakes)
 		printf(": %s %.0f us of %.0f us (%.0f %%), next %s %.0f us",
 		       verdict_part_name(v->top), us(v->part_ns[v->top]),
-		       us(v->total_ns), 100 * share(v->part_ns[v->top], v->total_ns),
+		       us(v->total_ns), 100 * a->part_share[v->top],
 		       verdict_part_name(v->second), us(v->part_ns[v->second]));
 	printf(".\n");
 	if (v->path == PATH_ACCEPT_QUEUE && (v->cause == CAUSE_TEE_BLOCKING ||
@@ -175,18 +174,18 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
 		       "  accept() while the accepting threads were %.0f %% in TEE calls (%.0f %%\n"
 		       "  asleep, %.0f %% set-up).\n",
-		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.tee),
+		       pct(a->part_share[PART_ACCEPT]), pct(e->acc.tee),
 		       pct(e->acc.tee_asleep), pct(e->acc.tee_setup));
 	else if (v->path == PATH_ACCEPT_QUEUE && e->acc.unknown > 0)
 		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
 		       "  accept() while the accepting threads waited %.0f %% of it for a CPU\n"
 		       "  (%.0f %% of the time their state is known).\n",
-		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.runnable),
+		       pct(a->part_share[PART_ACCEPT]), pct(e->acc.runnable),
 		       pct(e->acc.runnable / (1 - e->acc.unknown)));
 	else if (v->path == PATH_ACCEPT_QUEUE)
 		printf("  Through the accept queue: %.0f %% of the handshake time waiting for\n"
 		       "  accept() while the accepting threads waited %.0f %% of it for a CPU.\n",
-		       pct(share(v->part_ns[PART_ACCEPT], v->total_ns)), pct(e->acc.runnable));
+		       pct(a->part_share[PART_ACCEPT]), pct(e->acc.runnable));
 }
 
 /* analyze_text - struct analysis as text; with --windows, the series too */
