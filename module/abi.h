@@ -59,4 +59,12 @@ enum teeprobe_tcp_phase {
 	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call", \
 	"syn_wait", "ack_wait"
 
+/*
+ * tcp_phases' header: a port ("other" for the ports not followed by
+ * number), a phase of TEEPROBE_TCP_PHASE_NAMES, then five numbers in ns
+ * (p50 and p99 are the tops of the log2 buckets that hold them)
+ */
+#define TEEPROBE_TCP_PHASES_HEADER \
+	"port phase count sum_ns max_ns p50_ns p99_ns"
+
 #endif /* TEEPROBE_ABI_H */
