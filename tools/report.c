@@ -19,13 +19,13 @@
 
 #include "../module/abi.h"
 #include "derive.h"
+#include "modstats.h"
 #include "json.h"
 #include "module.h"
 #include "report.h"
 #include "session.h"
 #include "snapshot.h"
 #include "stats.h"
-#include "table.h"
 #include "teeprobe.h"
 #include "utils.h"
 
@@ -345,17 +345,17 @@ static void print_tee(struct report *r, double seconds)
 		       "p99_us", "max_us", "blocked%", "runq%", "on-cpu%",
 		       "wait%");
 	}
-	n = from_snap ? tb.t[1].nrows : r->nr_cmds;
+	n = from_snap ? tb.t[1]->nrows : r->nr_cmds;
 	for (i = 0; i < n; i++) {
 		const char *name;
 
 		c = NULL;
 		if (from_snap) {
 			row = i;
-			if (tb.t[1].nfields[row] < 2 ||
-			    strcmp(tb.t[1].rows[row][0], "all"))
+			if (tb.t[1]->ncols < 2 ||
+			    strcmp(tb.t[1]->rows[row].field[0], "all"))
 				continue;
-			name = tb.t[1].rows[row][1];
+			name = tb.t[1]->rows[row].field[1];
 			calls = tables_delta(&tb, "all", name, "calls");
 			errors = tables_delta(&tb, "all", name, "errors");
 			total = tables_delta(&tb, "all", name, "total_ns");
@@ -392,11 +392,10 @@ static void print_tee(struct report *r, double seconds)
 			tables_load(&th, &r->snap[0], &r->snap[1], "tee_hist");
 			max = tables_delta(&tb, "all", name, "max_ns");
 			if (max < 0)
-				max = table_get(&tb.t[1], "all", name, "max_ns");
+				max = modstats_get(tb.t[1], "all", name, "max_ns");
 			tables_hist_delta(&th, name, "all", bucket);
 			p50 = hist_pct(bucket, max, 50);
 			p99 = hist_pct(bucket, max, 99);
-			tables_free(&th);
 		}
 		if (r->j) {
 			struct json_object *x = jnew();
@@ -476,7 +475,6 @@ static void print_tee(struct report *r, double seconds)
 		       MAX_THREADS);
 	if (!r->j)
 		printf("\n");
-	tables_free(&tb);
 }
 
 /* netrx_row - the NET_RX figures of one CPU (or "all") */
@@ -500,8 +498,8 @@ static void netrx_compute(const struct tables *st, const struct tables *hi,
 	x->budget_full = tables_delta(st, cpu, NULL, "budget_full");
 	snprintf(col, sizeof(col), strcmp(cpu, "all") ? "cpu%s" : "%s", cpu);
 	/* Maxima are not differences: the end's max bounds the session's. */
-	x->inl[2] = table_get(&st->t[1], cpu, NULL, "inline_delay_max_ns");
-	x->ksd[2] = table_get(&st->t[1], cpu, NULL, "ksoftirqd_delay_max_ns");
+	x->inl[2] = modstats_get(st->t[1], cpu, NULL, "inline_delay_max_ns");
+	x->ksd[2] = modstats_get(st->t[1], cpu, NULL, "ksoftirqd_delay_max_ns");
 	tables_hist_delta(hi, "inline_delay", col, bucket);
 	x->inl[0] = hist_pct(bucket, x->inl[2], 50);
 	x->inl[1] = hist_pct(bucket, x->inl[2], 99);
@@ -565,7 +563,7 @@ static void print_netrx(const struct report *r, double seconds, int ncpus)
 			snprintf(cpu, sizeof(cpu), "all");
 		else
 			snprintf(cpu, sizeof(cpu), "%d", i);
-		if (table_find(&st.t[1], cpu, NULL) < 0)
+		if (modstats_find(st.t[1], cpu, NULL) < 0)
 			continue;
 		netrx_compute(&st, &hi, cpu, &x);
 		if (r->j) {
@@ -604,8 +602,6 @@ out:
 	} else {
 		printf("\n");
 	}
-	tables_free(&st);
-	tables_free(&hi);
 }
 
 /* print_nics - receive rate of every interface that received packets */
@@ -689,7 +685,8 @@ static void print_handshakes(struct report *r, double seconds)
 		"synack_retrans", "req_drops", "accepted", "untracked",
 		"connects", "connected", "connect_failed",
 	};
-	double bucket[HIST_BUCKETS], v[5], count, sum, p50, p99, max;
+	double bucket[HIST_BUCKETS], count, sum, p50, p99, max;
+	const struct modstats_phase *ph[2];
 	struct tables tb = { 0 }, th = { 0 };
 	struct json_object *ports = NULL, *port_o = NULL, *phases = NULL, *x;
 	const char *keys[2];
@@ -702,12 +699,12 @@ static void print_handshakes(struct report *r, double seconds)
 		ports = jnew_array();
 	else
 		printf("TCP handshakes by port (module's counters; phase percentiles are upper bounds)\n");
-	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
+	for (i = 0; tb.ok && i < tb.t[1]->nrows; i++) {
 		const char *port;
 
-		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
+		if (tb.t[1]->ncols < 2 || strcmp(tb.t[1]->rows[i].field[0], "all"))
 			continue;
-		port = tb.t[1].rows[i][1];
+		port = tb.t[1]->rows[i].field[1];
 		if (r->j) {
 			port_o = jnew();
 			jset_str(port_o, "port", port);
@@ -726,13 +723,12 @@ static void print_handshakes(struct report *r, double seconds)
 		}
 		for (q = 0; q < NR_PHASES; q++) {
 			p = phase_order[q];
-			derive_tcp_phase(&r->snap[0], port, phase_names[p], v);
-			count = -v[0];
-			sum = -v[1];
-			derive_tcp_phase(&r->snap[1], port, phase_names[p], v);
-			count += v[0];
-			sum += v[1];
-			max = v[2];
+			ph[0] = modstats_phase(&r->snap[0], port, p);
+			ph[1] = modstats_phase(&r->snap[1], port, p);
+			/* a phase without a line is all zeros */
+			count = (ph[1] ? ph[1]->count : 0.0) - (ph[0] ? ph[0]->count : 0.0);
+			sum = (ph[1] ? ph[1]->sum_ns : 0.0) - (ph[0] ? ph[0]->sum_ns : 0.0);
+			max = ph[1] ? ph[1]->max_ns : 0;
 			if (count <= 0)
 				continue;
 			keys[0] = port;
@@ -761,8 +757,6 @@ static void print_handshakes(struct report *r, double seconds)
 			jappend(ports, port_o);
 		}
 	}
-	tables_free(&tb);
-	tables_free(&th);
 	if (r->j)
 		phases = jnew_array();
 	else if (r->handshakes[0] + r->handshakes[1])
@@ -827,7 +821,7 @@ static void print_hist(const struct report *r, const struct report_opts *o,
 		ncol = MAX_CPUS + 1;
 	tables_load(&tb, &r->snap[0], &r->snap[1], source);
 	if (!tb.ok)
-		goto out;
+		return;
 	for (c = 0; c < ncol; c++) {
 		if (c == ncol - 1)
 			snprintf(col, sizeof(col), "all");
@@ -836,7 +830,7 @@ static void print_hist(const struct report *r, const struct report_opts *o,
 		total[c] = tables_hist_delta(&tb, key, col, b[c]);
 	}
 	if (total[ncol - 1] <= 0)
-		goto out;
+		return;
 	if (o->header) {
 		printf("# %s\n# %-12s", title, "Index(us)");
 		for (c = 0; c < ncol - 1; c++)
@@ -861,8 +855,6 @@ static void print_hist(const struct report *r, const struct report_opts *o,
 		printf("\n");
 	}
 	printf("\n");
-out:
-	tables_free(&tb);
 }
 
 /* print_report - every section, text or JSON */
@@ -872,6 +864,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 	int ncpus = (int)snap_value(&r->snap[1], "nproc");
 	double tee_missed = 0, untracked = 0, tcp_missed = 0;
 	struct tables tp = { 0 }, ts = { 0 };
+	unsigned long long u[2];
 	const char *uname = snapshot_text(&r->snap[1], "uname");
 	double ring = snap_value(&r->snap[1], "ring_losses");
 	const char *note = session_counters_note(r->s);
@@ -884,24 +877,15 @@ static void print_report(struct report *r, const struct report_opts *o)
 				ncpus = i + 1;
 	}
 	tables_load(&tp, &r->snap[0], &r->snap[1], "tee_probes");
-	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
-		if (tp.t[1].nfields[i] > 0)
-			tee_missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
-	tables_free(&tp);
+	for (i = 0; tp.ok && i < tp.t[1]->nrows; i++)
+		tee_missed += tables_delta(&tp, tp.t[1]->rows[i].field[0], NULL, "nmissed");
 	tables_load(&tp, &r->snap[0], &r->snap[1], "tcp_probes");
-	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
-		if (tp.t[1].nfields[i] > 0)
-			tcp_missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
-	tables_free(&tp);
+	for (i = 0; tp.ok && i < tp.t[1]->nrows; i++)
+		tcp_missed += tables_delta(&tp, tp.t[1]->rows[i].field[0], NULL, "nmissed");
 	tables_load(&ts, &r->snap[0], &r->snap[1], "tee_stats");
-	if (ts.ok) {
-		const char *a = strstr(snapshot_text(&r->snap[0], "tee_stats"), "# untracked ");
-		const char *b = strstr(snapshot_text(&r->snap[1], "tee_stats"), "# untracked ");
-
-		if (a && b)
-			untracked = strtod(b + 12, NULL) - strtod(a + 12, NULL);
-	}
-	tables_free(&ts);
+	if (ts.ok && modstats_kv_u64(ts.t[0], "untracked", &u[0]) &&
+	    modstats_kv_u64(ts.t[1], "untracked", &u[1]))
+		untracked = (double)u[1] - (double)u[0];
 
 	if (o->json) {
 		r->j = jnew();
