@@ -2,8 +2,9 @@
 /*
  * abi.h - what teeprobe.ko's debugfs files and events show, named once for
  * the module and for the tools, which include this file too
- * (tools/stats.h, tools/report.c): the histograms' bucket count, the TCP
- * counters and handshake phases with their names. Enums and macros only:
+ * (tools/stats.h, tools/modstats.h, tools/report.c): the histograms'
+ * bucket count, the TCP counters and handshake phases with their names,
+ * tcp_phases' header. Enums and macros only:
  * no kernel or libc type, so both sides compile it.
  */
 #ifndef TEEPROBE_ABI_H
