@@ -224,8 +224,10 @@ static void test_bad_input(void)
 	refused("version", "teeprobe 0.1.0 kernel 6.1\n", "not a file", "a file that has no table");
 	refused("tee_stats", "# cpu cmd calls\nall INVOKE 20", "cut short",
 		"a last line without its end (200 cut to 20)");
-	/* every cut of the old tcp_stats is refused or parses to a prefix of
-	 * its lines, never to a changed number */
+	/*
+	 * every cut of the old tcp_stats is refused or parses to a prefix of
+	 * its lines, never to a changed number
+	 */
 	for (p = old_stats + 1; *p; p++) {
 		struct modstats m;
 		char err[256];
