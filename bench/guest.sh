@@ -79,9 +79,9 @@ memory_stage() {
 			stage, module, s, v, p }' /proc/meminfo
 }
 
-# table_field NAME - a field of tcp_stats' "# table" line
+# table_field NAME - tcp_stats' "# table_NAME VALUE" line
 table_field() {
-	sed -n "s/^# table .*\\b$1 \\([0-9]*\\).*/\\1/p" "$DEBUGFS/tcp_stats"
+	awk -v k="table_$1" '$1 == "#" && $2 == k && NF == 3 { print $3 }' "$DEBUGFS/tcp_stats"
 }
 
 # bench_memory - item 4: what teeprobe.ko holds after load, after a

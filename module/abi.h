@@ -2,8 +2,9 @@
 /*
  * abi.h - what teeprobe.ko's debugfs files and events show, named once for
  * the module and for the tools, which include this file too
- * (tools/stats.h, tools/report.c): the histograms' bucket count, the TCP
- * counters and handshake phases with their names. Enums and macros only:
+ * (tools/stats.h, tools/modstats.h, tools/report.c): the histograms'
+ * bucket count, the TCP counters and handshake phases with their names,
+ * tcp_phases' header. Enums and macros only:
  * no kernel or libc type, so both sides compile it.
  */
 #ifndef TEEPROBE_ABI_H
@@ -58,5 +59,13 @@ enum teeprobe_tcp_phase {
 #define TEEPROBE_TCP_PHASE_NAMES \
 	"syn_synack", "synack_ack", "ack_accept", "connect", "connect_call", \
 	"syn_wait", "ack_wait"
+
+/*
+ * tcp_phases' header: a port ("other" for the ports not followed by
+ * number), a phase of TEEPROBE_TCP_PHASE_NAMES, then five numbers in ns
+ * (p50 and p99 are the tops of the log2 buckets that hold them)
+ */
+#define TEEPROBE_TCP_PHASES_HEADER \
+	"port phase count sum_ns max_ns p50_ns p99_ns"
 
 #endif /* TEEPROBE_ABI_H */

@@ -177,11 +177,12 @@ void teeprobe_acceptors_reset(void)
 	atomic_long_set(&acceptors_overflow, 0);
 }
 
-/* teeprobe_acceptors_show - the "# acceptors" line of tcp_stats */
+/* teeprobe_acceptors_show - the "# acceptors*" lines of tcp_stats */
 void teeprobe_acceptors_show(struct seq_file *m)
 {
-	seq_printf(m, "# acceptors %d of %u overflow %ld\n",
-		   atomic_read(&acceptors_marked), TP_ACCEPTORS,
+	seq_printf(m, "# acceptors %d\n", atomic_read(&acceptors_marked));
+	seq_printf(m, "# acceptors_max %u\n", TP_ACCEPTORS);
+	seq_printf(m, "# acceptors_overflow %ld\n",
 		   atomic_long_read(&acceptors_overflow));
 }
 

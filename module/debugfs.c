@@ -15,10 +15,13 @@
  *   netrx_hist   (0400) NET_RX raise -> entry delay and run time histograms
  *   hooks        (0400) the kernel tracepoints teeprobe is attached to
  *   tcp_probes   (0400) each kprobe of the TCP part and its state
- *   tcp_stats    (0400) TCP handshake counters per CPU and port, phases
+ *   tcp_stats    (0400) TCP handshake counters per CPU and port, the table
+ *   tcp_phases   (0400) handshake phases per port: count, sum, max, p50, p99
  *   tcp_hist     (0400) handshake phase histograms per port, a column per CPU
  *
- * Documentation/debugfs.rst describes every format. Files are root-only:
+ * Documentation/debugfs.rst describes every format: one table per file,
+ * a '#' line naming its columns, then its rows; every other line that
+ * starts with '#' is "# key value". Files are root-only:
  * they describe what runs on the host.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -184,6 +187,7 @@ TEEPROBE_SHOW(netrx_hist, teeprobe_softirq_show_hist);
 TEEPROBE_SHOW(hooks, teeprobe_hooks_show);
 TEEPROBE_SHOW(tcp_probes, teeprobe_tcp_show_probes);
 TEEPROBE_SHOW(tcp_stats, teeprobe_tcp_show_stats);
+TEEPROBE_SHOW(tcp_phases, teeprobe_tcp_show_phases);
 TEEPROBE_SHOW(tcp_hist, teeprobe_tcp_show_hist);
 
 static const struct file_operations reset_fops = {
@@ -224,6 +228,8 @@ int teeprobe_debugfs_init(void)
 			    &tcp_probes_fops);
 	debugfs_create_file("tcp_stats", 0400, teeprobe_dir, NULL,
 			    &tcp_stats_fops);
+	debugfs_create_file("tcp_phases", 0400, teeprobe_dir, NULL,
+			    &tcp_phases_fops);
 	debugfs_create_file("tcp_hist", 0400, teeprobe_dir, NULL, &tcp_hist_fops);
 	return 0;
 }

@@ -501,7 +501,7 @@ void teeprobe_softirq_show_stats(struct seq_file *m)
 	/* [0] [1]: one CPU's delays; [2] [3]: their sums */
 	h = kcalloc(4, sizeof(*h), GFP_KERNEL);
 	if (!h) {
-		seq_puts(m, "# out of memory\n");
+		seq_puts(m, "# error ENOMEM\n");
 		return;
 	}
 	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns tee_runs tee_delay_sum_ns\n");

@@ -952,34 +952,24 @@ static void show_counts_line(struct seq_file *m, const char *cpu,
 }
 
 /*
- * teeprobe_tcp_show_stats - tcp_stats: counters per CPU and port, then per
- * port for all CPUs, then each port's phases, then the table
+ * tcp_sum_ports - @sum[slot]: each port's counters and phase histograms,
+ * every CPU added; with @m, each CPU's line of counters printed on the way
  */
-void teeprobe_tcp_show_stats(struct seq_file *m)
+static void tcp_sum_ports(struct seq_file *m, struct teeprobe_tcp_counts *sum,
+			  struct teeprobe_tcp_counts *one)
 {
-	struct teeprobe_tcp_counts *sum, *one;
-	struct teeprobe_tcp_table_stats ts;
 	char cpu_name[16], port[16];
 	unsigned int slot, i;
 	int cpu;
 
-	sum = kcalloc(TP_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
-	one = kmalloc(sizeof(*one), GFP_KERNEL);
-	if (!sum || !one) {
-		seq_puts(m, "# out of memory\n");
-		goto out;
-	}
-	seq_puts(m, "# cpu port");
-	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
-		seq_printf(m, " %s", tcp_counter_names[i]);
-	seq_putc(m, '\n');
 	for_each_possible_cpu(cpu) {
 		snprintf(cpu_name, sizeof(cpu_name), "%d", cpu);
 		for (slot = 0; slot < TP_TCP_PORTS; slot++) {
 			*one = per_cpu_ptr(tcp_cpu, cpu)->port[slot];
 			if (!show_port(slot, port, sizeof(port)) || counts_empty(one))
 				continue;
-			show_counts_line(m, cpu_name, port, one);
+			if (m)
+				show_counts_line(m, cpu_name, port, one);
 			for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
 				sum[slot].count[i] += one->count[i];
 			for (i = 0; i < TEEPROBE_TCP_PHASES; i++)
@@ -987,11 +977,66 @@ void teeprobe_tcp_show_stats(struct seq_file *m)
 						    &one->phase[i]);
 		}
 	}
+}
+
+/*
+ * teeprobe_tcp_show_stats - tcp_stats: counters per CPU and port, then per
+ * port for all CPUs, then the table's and the acceptors' "# key value"
+ * lines (the phases are tcp_phases)
+ */
+void teeprobe_tcp_show_stats(struct seq_file *m)
+{
+	struct teeprobe_tcp_counts *sum, *one;
+	struct teeprobe_tcp_table_stats ts;
+	unsigned int slot, i;
+	char port[16];
+
+	sum = kcalloc(TP_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
+	one = kmalloc(sizeof(*one), GFP_KERNEL);
+	if (!sum || !one) {
+		seq_puts(m, "# error ENOMEM\n");
+		goto out;
+	}
+	seq_puts(m, "# cpu port");
+	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
+		seq_printf(m, " %s", tcp_counter_names[i]);
+	seq_putc(m, '\n');
+	tcp_sum_ports(m, sum, one);
 	for (slot = 0; slot < TP_TCP_PORTS; slot++)
 		if (show_port(slot, port, sizeof(port)) && !counts_empty(&sum[slot]))
 			show_counts_line(m, "all", port, &sum[slot]);
+	teeprobe_tcp_table_stats(&tcp_table, &ts);
+	seq_printf(m, "# table_size %u\n", tcp_table_size);
+	seq_printf(m, "# table_in_use %llu\n", ts.in_use);
+	seq_printf(m, "# table_expired %llu\n", ts.expired);
+	seq_printf(m, "# table_full %llu\n", ts.full);
+	seq_printf(m, "# timeout_s %u\n", tcp_timeout_s);
+	teeprobe_acceptors_show(m);
+	seq_printf(m, "# window_ms %llu\n",
+		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
+out:
+	kfree(one);
+	kfree(sum);
+}
 
-	seq_puts(m, "# port phase count sum_ns max_ns p50_ns p99_ns\n");
+/*
+ * teeprobe_tcp_show_phases - tcp_phases: each port's phases for all CPUs,
+ * count, sum, max and the upper bounds of p50 and p99, in ns
+ */
+void teeprobe_tcp_show_phases(struct seq_file *m)
+{
+	struct teeprobe_tcp_counts *sum, *one;
+	unsigned int slot, i;
+	char port[16];
+
+	sum = kcalloc(TP_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
+	one = kmalloc(sizeof(*one), GFP_KERNEL);
+	if (!sum || !one) {
+		seq_puts(m, "# error ENOMEM\n");
+		goto out;
+	}
+	seq_puts(m, "# " TEEPROBE_TCP_PHASES_HEADER "\n");
+	tcp_sum_ports(NULL, sum, one);
 	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
 		if (!show_port(slot, port, sizeof(port)))
 			continue;
@@ -1000,18 +1045,12 @@ void teeprobe_tcp_show_stats(struct seq_file *m)
 
 			if (!h->count)
 				continue;
-			seq_printf(m, "phase %s %s %llu %llu %llu %llu %llu\n",
+			seq_printf(m, "%s %s %llu %llu %llu %llu %llu\n",
 				   port, tcp_phase_names[i], h->count, h->sum,
 				   h->max, teeprobe_hist_percentile(h, 50),
 				   teeprobe_hist_percentile(h, 99));
 		}
 	}
-	teeprobe_tcp_table_stats(&tcp_table, &ts);
-	seq_printf(m, "# table size %u in_use %llu expired %llu full %llu timeout_s %u\n",
-		   tcp_table_size, ts.in_use, ts.expired, ts.full, tcp_timeout_s);
-	teeprobe_acceptors_show(m);
-	seq_printf(m, "# window_ms %llu\n",
-		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
 out:
 	kfree(one);
 	kfree(sum);

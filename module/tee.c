@@ -888,7 +888,7 @@ void teeprobe_tee_show_stats(struct seq_file *m)
 
 	all = kcalloc(TP_TEE_CMDS, sizeof(*all), GFP_KERNEL);
 	if (!all) {
-		seq_puts(m, "# out of memory\n");
+		seq_puts(m, "# error ENOMEM\n");
 		return;
 	}
 	seq_puts(m, "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns secure_entries secure_ns\n");
@@ -972,7 +972,7 @@ void teeprobe_tee_show_threads(struct seq_file *m)
 
 	copy = vmalloc(sizeof(threads));
 	if (!copy) {
-		seq_puts(m, "# out of memory\n");
+		seq_puts(m, "# error ENOMEM\n");
 		return;
 	}
 	raw_spin_lock_irqsave(&threads_lock, flags);

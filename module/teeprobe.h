@@ -99,6 +99,7 @@ void teeprobe_tcp_exit(void);
 void teeprobe_tcp_reset(void);
 void teeprobe_tcp_show_probes(struct seq_file *m);
 void teeprobe_tcp_show_stats(struct seq_file *m);
+void teeprobe_tcp_show_phases(struct seq_file *m);
 void teeprobe_tcp_show_hist(struct seq_file *m);
 
 /* acceptors.c: the threads that accept connections */

@@ -10,6 +10,7 @@
 
 #include "kernelreq.h"
 #include "lock.h"
+#include "modstats.h"
 #include "module.h"
 #include "teeprobe.h"
 #include "utils.h"
@@ -37,6 +38,31 @@ static void check_usage(FILE *out)
 }
 
 /*
+ * read_table - debugfs file @file of the module, parsed into @m; false,
+ * with the reason printed after @what, when it cannot be read or parsed
+ */
+static bool read_table(const char *file, const char *what, struct modstats *m)
+{
+	char *path = teeprobe_debugfs_path(file);
+	char *text, why[256];
+	int err = 0;
+
+	text = path ? read_text_file(path, 64 * 1024, &err) : NULL;
+	free(path);
+	if (!text) {
+		printf("%s: unreadable (%s)\n", what, strerror(err));
+		return false;
+	}
+	if (modstats_parse(m, file, text, why, sizeof(why))) {
+		printf("%s: unreadable (%s: %s)\n", what, file, why);
+		free(text);
+		return false;
+	}
+	free(text);
+	return true;
+}
+
+/*
  * print_tee_probes - each TEE probe's symbol and state, from debugfs.
  * Returns -1 when the ioctl probe failed to attach (it was found, and
  * refused): no TEE call would be seen. Not found yet is fine: the driver
@@ -44,65 +70,51 @@ static void check_usage(FILE *out)
  */
 static int print_tee_probes(void)
 {
-	char *path = teeprobe_debugfs_path("tee_probes");
-	char *text, *line, *save = NULL;
-	int err = 0, ret = 0;
+	int symbol, role, state, error, r, ret = 0;
+	const char *preset, *st, *er;
+	struct modstats m;
 
-	text = path ? read_text_file(path, 64 * 1024, &err) : NULL;
-	free(path);
-	if (!text) {
-		printf("tee probes: unreadable (%s)\n", strerror(err));
+	if (!read_table("tee_probes", "tee probes", &m))
 		return -1;
-	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *symbol, *role, *state, *error, *fsave = NULL;
-
-		if (!strncmp(line, "# preset ", 9))
-			printf("tee preset: %s\n", line + 9);
-		if (line[0] == '#')
-			continue;
+	preset = modstats_kv(&m, "preset");
+	if (preset)
+		printf("tee preset: %s\n", preset);
+	symbol = modstats_col(&m, "symbol");
+	role = modstats_col(&m, "role");
+	state = modstats_col(&m, "state");
+	error = modstats_col(&m, "error");
+	for (r = 0; symbol >= 0 && role >= 0 && state >= 0 && r < m.nrows; r++) {
 		/* fields as they are: a symbol may be as long as KSYM_NAME_LEN */
-		symbol = strtok_r(line, " ", &fsave);
-		role = strtok_r(NULL, " ", &fsave);
-		state = strtok_r(NULL, " ", &fsave);
-		error = strtok_r(NULL, " ", &fsave);
-		if (!symbol || !role || !state)
-			continue;
-		printf("tee probe: %s (%s) %s%s%s\n", symbol, role, state,
-		       !strcmp(state, "failed") && error ? ", error " : "",
-		       !strcmp(state, "failed") && error ? error : "");
-		if (!strcmp(role, "ioctl") && !strcmp(state, "failed")) {
+		st = m.rows[r].field[state];
+		er = error >= 0 ? m.rows[r].field[error] : NULL;
+		printf("tee probe: %s (%s) %s%s%s\n", m.rows[r].field[symbol],
+		       m.rows[r].field[role], st,
+		       !strcmp(st, "failed") && er ? ", error " : "",
+		       !strcmp(st, "failed") && er ? er : "");
+		if (!strcmp(m.rows[r].field[role], "ioctl") && !strcmp(st, "failed")) {
 			err_msg("check: the TEE driver's ioctl probe %s failed (error %s): no TEE call would be seen\n",
-				symbol, error ? error : "?");
+				m.rows[r].field[symbol], er ? er : "?");
 			ret = -1;
 		}
 	}
-	free(text);
+	modstats_free(&m);
 	return ret;
 }
 
 /* print_hooks - the kernel tracepoints the module is attached to */
 static void print_hooks(void)
 {
-	char *path = teeprobe_debugfs_path("hooks");
-	char *text, *line, *save = NULL;
-	char part[32], name[64];
-	int err = 0;
+	int part, name, r;
+	struct modstats m;
 
-	text = path ? read_text_file(path, 64 * 1024, &err) : NULL;
-	free(path);
-	if (!text) {
-		printf("kernel hooks: unreadable (%s)\n", strerror(err));
+	if (!read_table("hooks", "kernel hooks", &m))
 		return;
-	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] != '#' &&
-		    sscanf(line, "%31s %63s", part, name) == 2)
-			printf("kernel hook: %s (%s) attached\n", name, part);
-	}
-	free(text);
+	part = modstats_col(&m, "part");
+	name = modstats_col(&m, "tracepoint");
+	for (r = 0; part >= 0 && name >= 0 && r < m.nrows; r++)
+		printf("kernel hook: %s (%s) attached\n", m.rows[r].field[name],
+		       m.rows[r].field[part]);
+	modstats_free(&m);
 }
 
 /* check_main - entry point of teeprobe check */

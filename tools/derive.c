@@ -22,25 +22,23 @@ bool derive_same_counters(const struct snapshot *a, const struct snapshot *b,
 {
 	const char *ga = snapshot_text(a, "generation");
 	const char *gb = snapshot_text(b, "generation");
-	char la[32] = "", lb[32] = "";
-	unsigned int ra = 0, rb = 0;
+	struct modstats_generation x, y;
 
 	if (why)
 		*why = NULL;
 	if (!ga && !gb)
 		return true;
-	if (!ga || !gb || sscanf(ga, "load %31s reset %u", la, &ra) != 2 ||
-	    sscanf(gb, "load %31s reset %u", lb, &rb) != 2) {
+	if (!modstats_generation(ga, &x) || !modstats_generation(gb, &y)) {
 		if (why)
 			*why = "the module was loaded or unloaded in between";
 		return false;
 	}
-	if (strcmp(la, lb)) {
+	if (strcmp(x.load, y.load)) {
 		if (why)
 			*why = "the module was reloaded in between";
 		return false;
 	}
-	if (ra != rb) {
+	if (x.reset != y.reset) {
 		if (why)
 			*why = "the module's counters were reset in between";
 		return false;
@@ -49,25 +47,17 @@ bool derive_same_counters(const struct snapshot *a, const struct snapshot *b,
 }
 
 /*
- * tables_load - @source of both snapshots as tables. Both are parsed (and
- * so initialised) even when the first is missing: tables_free frees both.
- * Not ok when the counters do not subtract (derive_same_counters): a
+ * tables_load - @source of both snapshots, parsed (once per snapshot:
+ * modstats_of keeps the parse). Not ok when either is missing or does not
+ * parse, or when the counters do not subtract (derive_same_counters): a
  * difference across a reload or a reset is no count at all.
  */
 void tables_load(struct tables *tb, const struct snapshot *a,
 		 const struct snapshot *b, const char *source)
 {
-	int ra = table_parse(&tb->t[0], snapshot_text(a, source));
-	int rb = table_parse(&tb->t[1], snapshot_text(b, source));
-
-	tb->ok = !ra && !rb && derive_same_counters(a, b, NULL);
-}
-
-/* tables_free - release both tables */
-void tables_free(struct tables *tb)
-{
-	table_free(&tb->t[0]);
-	table_free(&tb->t[1]);
+	tb->t[0] = modstats_of(a, source);
+	tb->t[1] = modstats_of(b, source);
+	tb->ok = tb->t[0] && tb->t[1] && derive_same_counters(a, b, NULL);
 }
 
 /* tables_delta - end minus start of one value; NAN when they do not subtract */
@@ -76,8 +66,8 @@ double tables_delta(const struct tables *tb, const char *k0, const char *k1,
 {
 	if (!tb->ok)
 		return NAN;
-	return table_get(&tb->t[1], k0, k1, col) -
-	       table_get(&tb->t[0], k0, k1, col);
+	return modstats_get(tb->t[1], k0, k1, col) -
+	       modstats_get(tb->t[0], k0, k1, col);
 }
 
 /*
@@ -95,20 +85,17 @@ double tables_hist_keyed_delta(const struct tables *tb, const char *const *keys,
 
 	memset(bucket, 0, HIST_BUCKETS * sizeof(double));
 	for (p = 0; tb->ok && p < 2; p++) {
-		const struct table *t = &tb->t[p];
+		const struct modstats *t = tb->t[p];
 
-		c = table_col(t, col);
-		for (i = 0; c >= 0 && i < t->nrows; i++) {
-			if (t->nfields[i] <= nkeys)
-				continue;
+		c = modstats_col(t, col);
+		for (i = 0; c >= 0 && nkeys < t->ncols && i < t->nrows; i++) {
 			for (k = 0; k < nkeys; k++)
-				if (keys[k] && strcmp(t->rows[i][k], keys[k]))
+				if (keys[k] && strcmp(t->rows[i].field[k], keys[k]))
 					break;
 			if (k < nkeys)
 				continue;
-			v = table_num(t, i, c);
-			bucket[hist_bucket_of(strtoull(t->rows[i][nkeys], NULL, 10))] +=
-				p ? v : -v;
+			v = modstats_num(t, i, c);
+			bucket[hist_bucket_of(t->rows[i].num[nkeys])] += p ? v : -v;
 		}
 	}
 	for (i = 0; i < HIST_BUCKETS; i++)
@@ -274,30 +261,4 @@ double derive_snmp(const struct snapshot *a, const struct snapshot *b,
 {
 	return snmp_value(snapshot_text(b, source), name) -
 	       snmp_value(snapshot_text(a, source), name);
-}
-
-/* derive_tcp_phase - "phase PORT PHASE count sum max p50 p99" of a snapshot */
-bool derive_tcp_phase(const struct snapshot *s, const char *port,
-		      const char *phase, double v[5])
-{
-	const char *text = snapshot_text(s, "tcp_stats");
-	char *copy, *line, *save = NULL, p1[32], p2[32];
-	bool found = false;
-	double t[5];
-
-	/* A port or phase without a line is all zeros, not another line's. */
-	memset(v, 0, 5 * sizeof(double));
-	if (!text)
-		return false;
-	copy = xstrdup(text);
-	for (line = strtok_r(copy, "\n", &save); line && !found;
-	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "phase %31s %31s %lf %lf %lf %lf %lf", p1, p2,
-			   &t[0], &t[1], &t[2], &t[3], &t[4]) == 7 &&
-		    !strcmp(p1, port) && !strcmp(p2, phase)) {
-			memcpy(v, t, sizeof(t));
-			found = true;
-		}
-	free(copy);
-	return found;
 }

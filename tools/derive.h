@@ -10,12 +10,13 @@
 
 #include <stdbool.h>
 
+#include "modstats.h"
 #include "snapshot.h"
 #include "stats.h"
-#include "table.h"
 
+/* one debugfs file of the start and end snapshots, parsed (modstats_of) */
 struct tables {
-	struct table t[2];
+	const struct modstats *t[2];
 	bool ok;
 };
 
@@ -23,7 +24,6 @@ bool derive_same_counters(const struct snapshot *a, const struct snapshot *b,
 			  const char **why);
 void tables_load(struct tables *tb, const struct snapshot *a,
 		 const struct snapshot *b, const char *source);
-void tables_free(struct tables *tb);
 double tables_delta(const struct tables *tb, const char *k0, const char *k1,
 		    const char *col);
 double tables_hist_keyed_delta(const struct tables *tb, const char *const *keys,
@@ -38,7 +38,5 @@ double derive_snmp(const struct snapshot *a, const struct snapshot *b,
 double derive_nic_rx(const struct snapshot *a, const struct snapshot *b,
 		     const char *dev);
 double derive_seconds(const struct snapshot *a, const struct snapshot *b);
-bool derive_tcp_phase(const struct snapshot *s, const char *port,
-		      const char *phase, double v[5]);
 
 #endif /* TEEPROBE_DERIVE_H */

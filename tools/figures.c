@@ -25,11 +25,9 @@ static void figures_netrx(const struct snapshot *a, const struct snapshot *b,
 	f->netrx_runs = tb.ok ? tables_delta(&tb, "all", NULL, "runs") : NAN;
 	f->ksoftirqd_share = share(tables_delta(&tb, "all", NULL,
 						"ksoftirqd_runs"), f->netrx_runs);
-	tables_free(&tb);
 	tables_load(&tb, a, b, "netrx_hist");
 	tables_hist_delta(&tb, "inline_delay", "all", bucket);
 	f->inline_delay_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
-	tables_free(&tb);
 	f->netrx_per_s = rate(f->netrx_runs, f->seconds);
 	f->rx_packets_per_s = snapshot_text(b, "net_dev") ?
 		rate(derive_nic_rx(a, b, NULL), f->seconds) : NAN;
@@ -48,10 +46,10 @@ static void figures_tee(const struct snapshot *a, const struct snapshot *b,
 
 	tables_load(&tb, a, b, "tee_stats");
 	tables_load(&th, a, b, "tee_hist");
-	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
-		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
+	for (i = 0; tb.ok && i < tb.t[1]->nrows; i++) {
+		if (tb.t[1]->ncols < 2 || strcmp(tb.t[1]->rows[i].field[0], "all"))
 			continue;
-		cmd = tb.t[1].rows[i][1];
+		cmd = tb.t[1]->rows[i].field[1];
 		calls += tables_delta(&tb, "all", cmd, "calls");
 		total += tables_delta(&tb, "all", cmd, "total_ns");
 		off += tables_delta(&tb, "all", cmd, "offcpu_ns");
@@ -65,8 +63,6 @@ static void figures_tee(const struct snapshot *a, const struct snapshot *b,
 	f->tee_calls = tb.ok ? calls : NAN;
 	f->tee_total_ns = tb.ok ? total : NAN;
 	f->tee_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
-	tables_free(&tb);
-	tables_free(&th);
 }
 
 /* figures_tcp - handshakes accepted, their phases' p99, probes missed */
@@ -78,17 +74,16 @@ static void figures_tcp(const struct snapshot *a, const struct snapshot *b,
 	int i;
 
 	tables_load(&tb, a, b, "tcp_stats");
-	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
-		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
+	for (i = 0; tb.ok && i < tb.t[1]->nrows; i++) {
+		if (tb.t[1]->ncols < 2 || strcmp(tb.t[1]->rows[i].field[0], "all"))
 			continue;
-		accepted += tables_delta(&tb, "all", tb.t[1].rows[i][1], "accepted");
-		untracked += tables_delta(&tb, "all", tb.t[1].rows[i][1],
+		accepted += tables_delta(&tb, "all", tb.t[1]->rows[i].field[1], "accepted");
+		untracked += tables_delta(&tb, "all", tb.t[1]->rows[i].field[1],
 					  "untracked");
 	}
 	f->handshakes_per_s = tb.ok ? rate(accepted, f->seconds) : NAN;
 	f->accepted = tb.ok ? accepted : NAN;
 	f->untracked = tb.ok ? untracked : NAN;
-	tables_free(&tb);
 	tables_load(&tb, a, b, "tcp_hist");
 	/* every port (NULL) of the phase */
 	tables_hist_keyed_delta(&tb, (const char *[]){ NULL, "syn_synack" }, 2,
@@ -97,14 +92,11 @@ static void figures_tcp(const struct snapshot *a, const struct snapshot *b,
 	tables_hist_keyed_delta(&tb, (const char *[]){ NULL, "ack_accept" }, 2,
 				"all", bucket);
 	f->ack_accept_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
-	tables_free(&tb);
 	tables_load(&tb, a, b, "tcp_probes");
 	f->tcp_missed = tb.ok ? 0 : NAN;
-	for (i = 0; tb.ok && i < tb.t[1].nrows; i++)
-		if (tb.t[1].nfields[i] > 0)
-			f->tcp_missed += tables_delta(&tb, tb.t[1].rows[i][0], NULL,
+	for (i = 0; tb.ok && i < tb.t[1]->nrows; i++)
+		f->tcp_missed += tables_delta(&tb, tb.t[1]->rows[i].field[0], NULL,
 						      "nmissed");
-	tables_free(&tb);
 	f->passive_opens_per_s = snapshot_text(b, "snmp") ?
 		rate(derive_snmp(a, b, "snmp", "PassiveOpens"), f->seconds) : NAN;
 }

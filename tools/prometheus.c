@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modstats.h"
 #include "prometheus.h"
 #include "prometheus_format.h"
 #include "stats.h"
-#include "table.h"
 #include "utils.h"
 
 
@@ -29,48 +29,6 @@
 static bool is_number(const char *s)
 {
 	return *s && strspn(s, "0123456789") == strlen(s);
-}
-
-/*
- * comment_u64 - the number after @key on a "# ..." line of @text whose
- * first word is @lead, or whose first word is @key when @lead is NULL
- * ("# untracked 0", "# table size 4096 in_use 0 ..."). Returns false when
- * there is none.
- */
-static bool comment_u64(const char *text, const char *lead, const char *key,
-			unsigned long long *v)
-{
-	char *copy, *line, *save = NULL, *tok, *ts, *prev;
-	bool found = false;
-
-	if (!text)
-		return false;
-	/*
-	 * The last such line: trailers follow the rows, and no line may stand
-	 * for one before it (the module escapes task names, so none can hold
-	 * a line of its own; this holds even if one did).
-	 */
-	copy = xstrdup(text);
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] != '#')
-			continue;
-		ts = NULL;
-		tok = strtok_r(line + 1, " ", &ts);
-		if (!tok || (lead && strcmp(tok, lead)))
-			continue;
-		if (!lead && strcmp(tok, key))
-			continue;
-		for (prev = tok; (tok = strtok_r(NULL, " ", &ts)); prev = tok) {
-			if (!strcmp(prev, key) && is_number(tok)) {
-				*v = strtoull(tok, NULL, 10);
-				found = true;
-				break;
-			}
-		}
-	}
-	free(copy);
-	return found;
 }
 
 /* ---- counters and gauges of a table's columns ------------------------- */
@@ -91,7 +49,7 @@ struct metric {
  * rows; labelled @names from the second field on. Rows too short for a
  * column (an older module) are skipped.
  */
-static void table_metrics(struct prom *p, const struct table *t,
+static void table_metrics(struct prom *p, const struct modstats *t,
 			  const struct metric *m, int nm, bool per_cpu,
 			  const char *const *names, int nnames)
 {
@@ -100,11 +58,11 @@ static void table_metrics(struct prom *p, const struct table *t,
 
 	for (i = 0; i < nm; i++) {
 		for (c = 0; c < 2 && m[i].cols[c].col; c++) {
-			col = table_col(t, m[i].cols[c].col);
+			col = modstats_col(t, m[i].cols[c].col);
 			for (r = 0; col >= 0 && r < t->nrows; r++) {
-				const char *const *f = (const char *const *)t->rows[r];
+				const char *const *f = (const char *const *)t->rows[r].field;
 
-				if (t->nfields[r] <= col || t->nfields[r] < 1 + nnames)
+				if (t->ncols < 1 + nnames)
 					continue;
 				if (per_cpu ? !is_number(f[0]) : strcmp(f[0], "all"))
 					continue;
@@ -115,7 +73,7 @@ static void table_metrics(struct prom *p, const struct table *t,
 					l[nl++] = (struct label){ names[k], f[1 + k] };
 				if (m[i].cols[c].context)
 					l[nl++] = (struct label){ "context", m[i].cols[c].context };
-				prom_sample_u64(p, &m[i].fam, "", l, nl, table_u64(t, r, col),
+				prom_sample_u64(p, &m[i].fam, "", l, nl, modstats_u64(t, r, col),
 					   m[i].ns);
 			}
 		}
@@ -154,29 +112,21 @@ static struct hseries *hset_get(struct hset *h, const char *const *key)
  * hset_load - the rows of a histogram file (@nkeys key fields, then
  * bucket_low_ns, a column per CPU and "all"), from the "all" column
  */
-static void hset_load(struct hset *h, const struct table *t, int nkeys)
+static void hset_load(struct hset *h, const struct modstats *t, int nkeys)
 {
-	int all = table_col(t, "all"), r;
+	int all = modstats_col(t, "all"), r;
 
 	h->nkeys = nkeys;
-	for (r = 0; all >= 0 && r < t->nrows; r++) {
+	for (r = 0; all >= 0 && nkeys < t->ncols && r < t->nrows; r++) {
 		struct hseries *s;
 
-		if (t->nfields[r] <= all || t->nfields[r] <= nkeys)
-			continue;
-		s = hset_get(h, (const char *const *)t->rows[r]);
-		s->bucket[hist_bucket_of(strtoull(t->rows[r][nkeys], NULL, 10))] +=
-			table_u64(t, r, all);
+		s = hset_get(h, (const char *const *)t->rows[r].field);
+		s->bucket[hist_bucket_of(t->rows[r].num[nkeys])] +=
+			modstats_u64(t, r, all);
 	}
 }
 
 /* ---- the module's files --------------------------------------------------- */
-
-/* load - table @name of the snapshot; false when it is missing */
-static bool load(struct table *t, const struct snapshot *s, const char *name)
-{
-	return !table_parse(t, snapshot_text(s, name));
-}
 
 static const struct family fam_up = {
 	"teeprobe_up", "gauge",
@@ -205,9 +155,8 @@ static void write_info(struct prom *p, const struct snapshot *s,
 {
 	const char *version = snapshot_text(s, "version");
 	const char *filter = snapshot_text(s, "pid_filter");
-	const char *generation = snapshot_text(s, "generation");
-	char mod[64], kernel[128], load[32];
-	unsigned int resets;
+	struct modstats_generation gen;
+	char mod[64], kernel[128];
 	struct label l[2];
 	unsigned long long pids = 0;
 	char *copy, *tok, *save = NULL;
@@ -220,10 +169,9 @@ static void write_info(struct prom *p, const struct snapshot *s,
 		l[1] = (struct label){ "kernel", kernel };
 		prom_sample(p, &fam_module, "", l, 2, "1");
 	}
-	if (generation && sscanf(generation, "load %31s reset %u", load, &resets) == 2 &&
-	    strspn(load, "0123456789abcdef") == strlen(load)) {
-		l[0] = (struct label){ "load", load };
-		prom_sample_u64(p, &fam_generation, "", l, 1, resets, false);
+	if (modstats_generation(snapshot_text(s, "generation"), &gen)) {
+		l[0] = (struct label){ "load", gen.load };
+		prom_sample_u64(p, &fam_generation, "", l, 1, gen.reset, false);
 	}
 	if (filter) {
 		copy = xstrdup(filter);
@@ -274,28 +222,29 @@ static const struct family fam_tee_overflow = {
 static void write_tee(struct prom *p, const struct snapshot *s)
 {
 	static const char *const cmd[] = { "cmd" };
-	struct table st, hi;
-	struct hset h = { 0 };
+	const struct modstats *st = modstats_of(s, "tee_stats");
+	const struct modstats *hi = modstats_of(s, "tee_hist");
+	struct hset h = { .nkeys = 1 };	/* cmd */
 	struct label l;
 	unsigned long long v;
 	int i, r, calls, total;
 
-	if (load(&st, s, "tee_stats"))
-		table_metrics(p, &st, tee_metrics, ARRAY_SIZE(tee_metrics),
+	if (st)
+		table_metrics(p, st, tee_metrics, ARRAY_SIZE(tee_metrics),
 			      true, cmd, 1);
-	load(&hi, s, "tee_hist");
-	hset_load(&h, &hi, 1);
+	if (hi)
+		hset_load(&h, hi, 1);
 	/* A command with calls has a histogram, even when it is empty. */
-	calls = table_col(&st, "calls");
-	total = table_col(&st, "total_ns");
-	for (r = 0; calls >= 0 && r < st.nrows; r++) {
+	calls = modstats_col(st, "calls");
+	total = modstats_col(st, "total_ns");
+	for (r = 0; calls >= 0 && st->ncols >= 2 && r < st->nrows; r++) {
 		struct hseries *one;
 
-		if (st.nfields[r] < 2 || strcmp(st.rows[r][0], "all"))
+		if (strcmp(st->rows[r].field[0], "all"))
 			continue;
-		one = hset_get(&h, (const char *const *)&st.rows[r][1]);
-		if (total >= 0 && st.nfields[r] > total) {
-			one->sum_ns = table_u64(&st, r, total);
+		one = hset_get(&h, (const char *const *)&st->rows[r].field[1]);
+		if (total >= 0) {
+			one->sum_ns = modstats_u64(st, r, total);
 			one->has_sum = true;
 		}
 	}
@@ -303,13 +252,11 @@ static void write_tee(struct prom *p, const struct snapshot *s)
 		l = (struct label){ "cmd", h.s[i].key[0] };
 		prom_hist_samples(p, &fam_tee_hist, &l, 1, &h.s[i]);
 	}
-	if (comment_u64(snapshot_text(s, "tee_stats"), NULL, "untracked", &v))
+	if (modstats_kv_u64(st, "untracked", &v))
 		prom_sample_u64(p, &fam_tee_untracked, "", NULL, 0, v, false);
-	if (comment_u64(snapshot_text(s, "tee_threads"), NULL, "overflow", &v))
+	if (modstats_kv_u64(modstats_of(s, "tee_threads"), "overflow", &v))
 		prom_sample_u64(p, &fam_tee_overflow, "", NULL, 0, v, false);
 	free(h.s);
-	table_free(&st);
-	table_free(&hi);
 }
 
 static const struct metric netrx_metrics[] = {
@@ -378,28 +325,26 @@ static void write_netrx(struct prom *p, const struct snapshot *s)
 		{ "ksoftirqd_delay", "ksoftirqd_delay_sum_ns", "ksoftirqd", &fam_netrx_delay },
 		{ "run", "run_ns", NULL, &fam_netrx_run },
 	};
-	struct table st, hi;
+	const struct modstats *st = modstats_of(s, "netrx_stats");
+	const struct modstats *hi = modstats_of(s, "netrx_hist");
 	struct hset h = { 0 };
 	struct label l;
-	bool have_stats;
 	size_t i;
 	int all;
 
-	have_stats = load(&st, s, "netrx_stats");
-	load(&hi, s, "netrx_hist");
-	if (have_stats)
-		table_metrics(p, &st, netrx_metrics, ARRAY_SIZE(netrx_metrics),
+	if (st)
+		table_metrics(p, st, netrx_metrics, ARRAY_SIZE(netrx_metrics),
 			      true, NULL, 0);
 	/* The module's three histograms always, so the series stay. */
-	if (have_stats && hi.cols) {
-		hset_load(&h, &hi, 1);
-		all = table_find(&st, "all", NULL);
+	if (st && hi) {
+		hset_load(&h, hi, 1);
+		all = modstats_find(st, "all", NULL);
 		for (i = 0; i < ARRAY_SIZE(hists); i++) {
 			struct hseries *one = hset_get(&h, &hists[i].hist);
-			int col = table_col(&st, hists[i].sum);
+			int col = modstats_col(st, hists[i].sum);
 
-			if (all >= 0 && col >= 0 && st.nfields[all] > col) {
-				one->sum_ns = table_u64(&st, all, col);
+			if (all >= 0 && col >= 0) {
+				one->sum_ns = modstats_u64(st, all, col);
 				one->has_sum = true;
 			}
 			l = (struct label){ "context", hists[i].context };
@@ -408,8 +353,6 @@ static void write_netrx(struct prom *p, const struct snapshot *s)
 		}
 		free(h.s);
 	}
-	table_free(&st);
-	table_free(&hi);
 }
 
 static const struct metric tcp_metrics[] = {
@@ -477,36 +420,29 @@ static const struct family fam_table_full = {
 	"Handshakes not followed because the handshake table was full (overflow)."
 };
 
-/* is_phase_row - a "phase PORT PHASE count sum_ns max_ns ..." row? */
-static bool is_phase_row(const struct table *t, int r)
-{
-	return t->nfields[r] >= 6 && !strcmp(t->rows[r][0], "phase");
-}
-
-/* write_tcp - tcp_stats and tcp_hist */
+/* write_tcp - tcp_stats, tcp_phases (or the older tcp_stats' phases), tcp_hist */
 static void write_tcp(struct prom *p, const struct snapshot *s)
 {
 	static const char *const port[] = { "port" };
-	const char *text = snapshot_text(s, "tcp_stats");
-	struct table st, hi;
-	struct hset h = { 0 };
+	const struct modstats *st = modstats_of(s, "tcp_stats");
+	const struct modstats *hi = modstats_of(s, "tcp_hist");
+	const struct modstats_phase *ph;
+	struct hset h = { .nkeys = 2 };	/* port, phase */
 	struct label l[2];
 	unsigned long long v;
-	int i, r;
+	int i, nph;
 
-	if (load(&st, s, "tcp_stats"))
-		table_metrics(p, &st, tcp_metrics, ARRAY_SIZE(tcp_metrics),
+	if (st)
+		table_metrics(p, st, tcp_metrics, ARRAY_SIZE(tcp_metrics),
 			      false, port, 1);
-	load(&hi, s, "tcp_hist");
-	hset_load(&h, &hi, 2);
-	/* phase rows: port phase count sum_ns max_ns p50_ns p99_ns */
-	for (r = 0; r < st.nrows; r++) {
-		struct hseries *one;
+	if (hi)
+		hset_load(&h, hi, 2);
+	nph = modstats_phases(s, &ph);
+	for (i = 0; i < nph; i++) {
+		const char *key[] = { ph[i].port, modstats_phase_name(ph[i].phase) };
+		struct hseries *one = hset_get(&h, key);
 
-		if (!is_phase_row(&st, r))
-			continue;
-		one = hset_get(&h, (const char *const *)&st.rows[r][1]);
-		one->sum_ns = strtoull(st.rows[r][4], NULL, 10);
+		one->sum_ns = ph[i].sum_ns;
 		one->has_sum = true;
 	}
 	for (i = 0; i < h.n; i++) {
@@ -514,25 +450,20 @@ static void write_tcp(struct prom *p, const struct snapshot *s)
 		l[1] = (struct label){ "phase", h.s[i].key[1] };
 		prom_hist_samples(p, &fam_tcp_hist, l, 2, &h.s[i]);
 	}
-	for (r = 0; r < st.nrows; r++) {
-		if (!is_phase_row(&st, r))
-			continue;
-		l[0] = (struct label){ "port", st.rows[r][1] };
-		l[1] = (struct label){ "phase", st.rows[r][2] };
-		prom_sample_u64(p, &fam_tcp_max, "", l, 2,
-			   strtoull(st.rows[r][5], NULL, 10), true);
+	for (i = 0; i < nph; i++) {
+		l[0] = (struct label){ "port", ph[i].port };
+		l[1] = (struct label){ "phase", modstats_phase_name(ph[i].phase) };
+		prom_sample_u64(p, &fam_tcp_max, "", l, 2, ph[i].max_ns, true);
 	}
-	if (comment_u64(text, "table", "size", &v))
+	if (modstats_kv_u64(st, "table_size", &v))
 		prom_sample_u64(p, &fam_table_size, "", NULL, 0, v, false);
-	if (comment_u64(text, "table", "in_use", &v))
+	if (modstats_kv_u64(st, "table_in_use", &v))
 		prom_sample_u64(p, &fam_table_in_use, "", NULL, 0, v, false);
-	if (comment_u64(text, "table", "expired", &v))
+	if (modstats_kv_u64(st, "table_expired", &v))
 		prom_sample_u64(p, &fam_table_expired, "", NULL, 0, v, false);
-	if (comment_u64(text, "table", "full", &v))
+	if (modstats_kv_u64(st, "table_full", &v))
 		prom_sample_u64(p, &fam_table_full, "", NULL, 0, v, false);
 	free(h.s);
-	table_free(&st);
-	table_free(&hi);
 }
 
 static const struct family fam_attached = {
@@ -544,51 +475,35 @@ static const struct family fam_missed = {
 	"Hits a probe missed (a kretprobe with no free instance, a kprobe hit inside another handler)."
 };
 
-/* probes_table - tee_probes or tcp_probes; tee_probes starts "# preset" */
-static bool probes_table(struct table *t, const struct snapshot *s,
-			 const char *name)
-{
-	const char *text = snapshot_text(s, name);
-	const char *header = text ? strstr(text, "# symbol ") : NULL;
-
-	return !table_parse(t, header);
-}
-
 /* write_probes - each probe's state and misses */
 static void write_probes(struct prom *p, const struct snapshot *s)
 {
 	static const char *const parts[] = { "tee", "tcp" };
 	static const char *const files[] = { "tee_probes", "tcp_probes" };
-	struct table t[2];
+	const struct modstats *t[2];
 	struct label l[2];
 	int i, r, state, missed;
 
 	for (i = 0; i < 2; i++)
-		probes_table(&t[i], s, files[i]);
+		t[i] = modstats_of(s, files[i]);
 	for (i = 0; i < 2; i++) {
-		state = table_col(&t[i], "state");
-		for (r = 0; state >= 0 && r < t[i].nrows; r++) {
-			if (t[i].nfields[r] <= state)
-				continue;
+		state = modstats_col(t[i], "state");
+		for (r = 0; state >= 0 && r < t[i]->nrows; r++) {
 			l[0] = (struct label){ "part", parts[i] };
-			l[1] = (struct label){ "symbol", t[i].rows[r][0] };
+			l[1] = (struct label){ "symbol", t[i]->rows[r].field[0] };
 			prom_sample(p, &fam_attached, "", l, 2,
-			       strcmp(t[i].rows[r][state], "attached") ? "0" : "1");
+			       strcmp(t[i]->rows[r].field[state], "attached") ? "0" : "1");
 		}
 	}
 	for (i = 0; i < 2; i++) {
-		missed = table_col(&t[i], "nmissed");
-		for (r = 0; missed >= 0 && r < t[i].nrows; r++) {
-			if (t[i].nfields[r] <= missed)
-				continue;
+		missed = modstats_col(t[i], "nmissed");
+		for (r = 0; missed >= 0 && r < t[i]->nrows; r++) {
 			l[0] = (struct label){ "part", parts[i] };
-			l[1] = (struct label){ "symbol", t[i].rows[r][0] };
+			l[1] = (struct label){ "symbol", t[i]->rows[r].field[0] };
 			prom_sample_u64(p, &fam_missed, "", l, 2,
-				   table_u64(&t[i], r, missed), false);
+				   modstats_u64(t[i], r, missed), false);
 		}
 	}
-	table_free(&t[0]);
-	table_free(&t[1]);
 }
 
 /* prom_up - were the module's files read (its version file is there)? */

@@ -22,13 +22,13 @@
 
 #include "../module/abi.h"
 #include "derive.h"
+#include "modstats.h"
 #include "module.h"
 #include "report.h"
 #include "report_events.h"
 #include "session.h"
 #include "snapshot.h"
 #include "stats.h"
-#include "table.h"
 #include "teeprobe.h"
 #include "utils.h"
 
@@ -117,7 +117,7 @@ static void compute_tee(struct report *out, struct report_events *r)
 	from_snap = tb.ok;
 	out->tee_from_snapshots = from_snap;
 	out->tee_exact = r->nr_cmds;
-	n = from_snap ? tb.t[1].nrows : r->nr_cmds;
+	n = from_snap ? tb.t[1]->nrows : r->nr_cmds;
 	out->tee_candidates = n;
 	out->tee_cmds = xzalloc((n > 0 ? n : 1) * sizeof(*out->tee_cmds));
 	for (i = 0; i < n; i++) {
@@ -126,10 +126,10 @@ static void compute_tee(struct report *out, struct report_events *r)
 		c = NULL;
 		if (from_snap) {
 			row = i;
-			if (tb.t[1].nfields[row] < 2 ||
-			    strcmp(tb.t[1].rows[row][0], "all"))
+			if (tb.t[1]->ncols < 2 ||
+			    strcmp(tb.t[1]->rows[row].field[0], "all"))
 				continue;
-			name = tb.t[1].rows[row][1];
+			name = tb.t[1]->rows[row].field[1];
 			calls = tables_delta(&tb, "all", name, "calls");
 			errors = tables_delta(&tb, "all", name, "errors");
 			total = tables_delta(&tb, "all", name, "total_ns");
@@ -166,11 +166,10 @@ static void compute_tee(struct report *out, struct report_events *r)
 			tables_load(&th, &r->snap[0], &r->snap[1], "tee_hist");
 			max = tables_delta(&tb, "all", name, "max_ns");
 			if (max < 0)
-				max = table_get(&tb.t[1], "all", name, "max_ns");
+				max = modstats_get(tb.t[1], "all", name, "max_ns");
 			tables_hist_delta(&th, name, "all", bucket);
 			p50 = hist_pct(bucket, max, 50);
 			p99 = hist_pct(bucket, max, 99);
-			tables_free(&th);
 		}
 		x = &out->tee_cmds[out->nr_tee_cmds++];
 		x->name = xstrdup(name);
@@ -198,7 +197,6 @@ static void compute_tee(struct report *out, struct report_events *r)
 			x->normal_share = share(total - off - runq - sec_ns, total);
 		}
 	}
-	tables_free(&tb);
 	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);
 	for (i = 0; i < r->nr_threads && i < REPORT_TOP_THREADS; i++) {
 		struct report_thread *t = &out->threads[i];
@@ -229,8 +227,8 @@ static void netrx_compute(const struct tables *st, const struct tables *hi,
 	x->budget_full = tables_delta(st, cpu, NULL, "budget_full");
 	snprintf(col, sizeof(col), strcmp(cpu, "all") ? "cpu%s" : "%s", cpu);
 	/* Maxima are not differences: the end's max bounds the session's. */
-	x->inline_ns[2] = table_get(&st->t[1], cpu, NULL, "inline_delay_max_ns");
-	x->ksoftirqd_ns[2] = table_get(&st->t[1], cpu, NULL,
+	x->inline_ns[2] = modstats_get(st->t[1], cpu, NULL, "inline_delay_max_ns");
+	x->ksoftirqd_ns[2] = modstats_get(st->t[1], cpu, NULL,
 				       "ksoftirqd_delay_max_ns");
 	tables_hist_delta(hi, "inline_delay", col, bucket);
 	x->inline_ns[0] = hist_pct(bucket, x->inline_ns[2], 50);
@@ -279,7 +277,7 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 			snprintf(cpu, sizeof(cpu), "all");
 		else
 			snprintf(cpu, sizeof(cpu), "%d", i);
-		if (table_find(&st.t[1], cpu, NULL) < 0)
+		if (modstats_find(st.t[1], cpu, NULL) < 0)
 			continue;
 		x = &out->netrx_cpus[out->nr_netrx_cpus++];
 		snprintf(x->cpu, sizeof(x->cpu), "%s", cpu);
@@ -291,8 +289,6 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 		x->ksoftirqd_share = share(x->ksoftirqd_runs, x->runs);
 	}
 out:
-	tables_free(&st);
-	tables_free(&hi);
 }
 
 /* compute_nics - receive count of every interface that received packets */
@@ -360,7 +356,8 @@ static void compute_port(struct report_port *y, const struct tables *tb,
 		"synack_retrans", "req_drops", "accepted", "untracked",
 		"connects", "connected", "connect_failed",
 	};
-	double bucket[HIST_BUCKETS], v[5], count, sum, max;
+	double bucket[HIST_BUCKETS], count, sum, max;
+	const struct modstats_phase *ph[2];
 	struct report_port_phase *x;
 	const char *keys[2];
 	unsigned int k;
@@ -373,13 +370,12 @@ static void compute_port(struct report_port *y, const struct tables *tb,
 	}
 	for (q = 0; q < NR_PHASES; q++) {
 		p = phase_order[q];
-		derive_tcp_phase(&snap[0], port, phase_names[p], v);
-		count = -v[0];
-		sum = -v[1];
-		derive_tcp_phase(&snap[1], port, phase_names[p], v);
-		count += v[0];
-		sum += v[1];
-		max = v[2];
+		ph[0] = modstats_phase(&snap[0], port, p);
+		ph[1] = modstats_phase(&snap[1], port, p);
+		/* a phase without a line is all zeros */
+		count = (ph[1] ? ph[1]->count : 0.0) - (ph[0] ? ph[0]->count : 0.0);
+		sum = (ph[1] ? ph[1]->sum_ns : 0.0) - (ph[0] ? ph[0]->sum_ns : 0.0);
+		max = ph[1] ? ph[1]->max_ns : 0;
 		if (count <= 0)
 			continue;
 		keys[0] = port;
@@ -407,16 +403,14 @@ static void compute_handshakes(struct report *out, struct report_events *r)
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tcp_stats");
 	tables_load(&th, &r->snap[0], &r->snap[1], "tcp_hist");
 	if (tb.ok)
-		out->ports = xzalloc((tb.t[1].nrows > 0 ? tb.t[1].nrows : 1) *
+		out->ports = xzalloc((tb.t[1]->nrows > 0 ? tb.t[1]->nrows : 1) *
 				     sizeof(*out->ports));
-	for (i = 0; tb.ok && i < tb.t[1].nrows; i++) {
-		if (tb.t[1].nfields[i] < 2 || strcmp(tb.t[1].rows[i][0], "all"))
+	for (i = 0; tb.ok && i < tb.t[1]->nrows; i++) {
+		if (tb.t[1]->ncols < 2 || strcmp(tb.t[1]->rows[i].field[0], "all"))
 			continue;
 		compute_port(&out->ports[out->nr_ports++], &tb, &th, r->snap,
-			     tb.t[1].rows[i][1], out->seconds);
+			     tb.t[1]->rows[i].field[1], out->seconds);
 	}
-	tables_free(&tb);
-	tables_free(&th);
 	out->handshakes[0] = r->handshakes[0];
 	out->handshakes[1] = r->handshakes[1];
 	for (q = 0; q < NR_PHASES; q++) {
@@ -465,7 +459,6 @@ static void compute_hist(struct report_hist *h, const struct snapshot *snap,
 	}
 	h->shown = ncol > 0 && h->total[ncol - 1] > 0;
 out:
-	tables_free(&tb);
 }
 
 /* probes_missed - the kretprobe hits the module's @source table missed */
@@ -476,10 +469,8 @@ static double probes_missed(const struct snapshot *snap, const char *source)
 	int i;
 
 	tables_load(&tp, &snap[0], &snap[1], source);
-	for (i = 0; tp.ok && i < tp.t[1].nrows; i++)
-		if (tp.t[1].nfields[i] > 0)
-			missed += tables_delta(&tp, tp.t[1].rows[i][0], NULL, "nmissed");
-	tables_free(&tp);
+	for (i = 0; tp.ok && i < tp.t[1]->nrows; i++)
+		missed += tables_delta(&tp, tp.t[1]->rows[i].field[0], NULL, "nmissed");
 	return missed;
 }
 
@@ -488,6 +479,7 @@ static void compute_session(struct report *out, const struct report_events *r)
 {
 	const struct session *s = r->s;
 	struct tables ts = { 0 };
+	unsigned long long u[2];
 	int i;
 
 	out->seconds = session_seconds(s);
@@ -508,14 +500,9 @@ static void compute_session(struct report *out, const struct report_events *r)
 	out->tee_missed = probes_missed(r->snap, "tee_probes");
 	out->tcp_missed = probes_missed(r->snap, "tcp_probes");
 	tables_load(&ts, &r->snap[0], &r->snap[1], "tee_stats");
-	if (ts.ok) {
-		const char *a = strstr(snapshot_text(&r->snap[0], "tee_stats"), "# untracked ");
-		const char *b = strstr(snapshot_text(&r->snap[1], "tee_stats"), "# untracked ");
-
-		if (a && b)
-			out->tee_untracked = strtod(b + 12, NULL) - strtod(a + 12, NULL);
-	}
-	tables_free(&ts);
+	if (ts.ok && modstats_kv_u64(ts.t[0], "untracked", &u[0]) &&
+	    modstats_kv_u64(ts.t[1], "untracked", &u[1]))
+		out->tee_untracked = (double)u[1] - (double)u[0];
 }
 
 /* report_compute - every number of the report of session @s */

@@ -50,6 +50,7 @@ bool session_take(int fd, struct session *s)
 		for (i = 0; i < SNAP_MAX_SOURCES; i++) {
 			s->snap[p].src[i].name = NULL;
 			s->snap[p].src[i].text = NULL;
+			s->snap[p].src[i].parsed = NULL;
 		}
 		memset(&s->pending[p], 0, sizeof(s->pending[p]));
 	}

@@ -15,6 +15,7 @@
 
 #include <tracefs.h>
 
+#include "modstats.h"
 #include "module.h"
 #include "snapshot.h"
 #include "utils.h"
@@ -42,6 +43,9 @@ static void text_append(struct snap_source *src, const char *line, bool newline)
 {
 	size_t n = strcspn(line, "\n");
 
+	/* a parse of the text so far is not one of the text to be */
+	modstats_cache_free(src->parsed);
+	src->parsed = NULL;
 	if (src->len + n + 2 > src->cap) {
 		src->cap = (src->len + n + 2) * 2;
 		src->text = realloc(src->text, src->cap);
@@ -159,6 +163,7 @@ void snapshot_free(struct snapshot *s)
 	for (i = 0; i < s->nr; i++) {
 		free(s->src[i].name);
 		free(s->src[i].text);
+		modstats_cache_free(s->src[i].parsed);
 	}
 	memset(s, 0, sizeof(*s));
 }

@@ -30,6 +30,7 @@ struct snap_source {
 	char *name;
 	char *text;		/* lines, each ending in '\n' */
 	size_t len, cap;
+	void *parsed;		/* modstats_of()'s parse of the text */
 };
 
 struct snapshot {

@@ -10,7 +10,7 @@
 
 static const char *const table_sources[] = {
 	"netrx_stats", "netrx_hist", "tee_stats", "tee_hist", "tcp_stats",
-	"tcp_hist",
+	"tcp_phases", "tcp_hist",
 };
 
 /* load - the lines of @text into @s */
@@ -39,14 +39,13 @@ static void tables(const struct snapshot *a, const struct snapshot *b,
 
 	tables_load(&tb, a, b, source);
 	(void)tables_delta(&tb, "all", NULL, "runs");
-	for (i = 0; tb.ok && i < tb.t[1].nrows; i++)
-		if (tb.t[1].nfields[i] >= 2)
-			(void)tables_delta(&tb, tb.t[1].rows[i][0],
-					   tb.t[1].rows[i][1], "calls");
+	for (i = 0; tb.ok && i < tb.t[1]->nrows; i++)
+		if (tb.t[1]->ncols >= 2)
+			(void)tables_delta(&tb, tb.t[1]->rows[i].field[0],
+					   tb.t[1]->rows[i].field[1], "calls");
 	(void)tables_hist_delta(&tb, "inline_delay", "all", bucket);
 	(void)tables_hist_keyed_delta(&tb, keys, 3, "0", bucket);
 	(void)tables_hist_keyed_delta(&tb, keys, 0, "all", bucket);
-	tables_free(&tb);
 }
 
 /* derive_all - every derive_* function on @a and @b */
@@ -64,6 +63,8 @@ static void derive_all(const struct snapshot *a, const struct snapshot *b)
 	(void)derive_nic_rx(a, b, NULL);
 	(void)derive_nic_rx(a, b, "eth0");
 	(void)derive_seconds(a, b);
+	(void)modstats_phase(a, "7000", TEEPROBE_TCP_SYN_SYNACK);
+	(void)modstats_phase(b, "other", TEEPROBE_TCP_CONNECT);
 }
 
 /* LLVMFuzzerTestOneInput - two snapshots from one input */

@@ -26,10 +26,9 @@ tcp_stat() {
 	$1 == "all" && $2 == p { v = $(col[c]) }
 	END { printf "%.0f\n", v }' "${3:-$DEBUGFS/tcp_stats}"
 }
-# table_stat FIELD - a field of the "# table" line of tcp_stats
+# table_stat FIELD - the "# table_FIELD VALUE" line of tcp_stats
 table_stat() {
-	awk -v f="$1" '$2 == "table" { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' \
-		$DEBUGFS/tcp_stats
+	awk -v k="table_$1" '$1 == "#" && $2 == k && NF == 3 { print $3 }' $DEBUGFS/tcp_stats
 }
 # netstat NAME - a TcpExt counter of the root namespace (the server's)
 netstat() {
@@ -119,6 +118,7 @@ tcp_case() {
 	netstat ListenOverflows >>"$out/$name.netstat"
 	snmp_opens >>"$out/$name.snmp"
 	cp $DEBUGFS/tcp_stats "$out/$name.stats"
+	cp $DEBUGFS/tcp_phases "$out/$name.phases"
 	cp $DEBUGFS/tcp_hist "$out/$name.hist"
 	cp $DEBUGFS/tcp_probes "$out/$name.probes"
 	cp $TRACEFS/trace "$out/$name.trace"
@@ -192,6 +192,7 @@ done
 check "the tcp tracepoints are hooked" sh -c \
 	"grep -qx 'tcp tcp_retransmit_synack' $DEBUGFS/hooks && grep -qx 'tcp inet_sock_set_state' $DEBUGFS/hooks"
 check_eq "tcp_stats is root-only" 400 "$(stat -c %a $DEBUGFS/tcp_stats)"
+check_eq "tcp_phases is root-only" 400 "$(stat -c %a $DEBUGFS/tcp_phases)"
 
 # --- counts: teeprobe = hsbench = the kernel's counters ---------------------
 if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threads"; then
@@ -240,7 +241,11 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 		[ $phase = connect_call ] && want=$(tcp_stat $port connect_calls "$out/base.stats")
 		check_eq "tcp_hist: a $phase sample per timed handshake for port $port" "$want" \
 			"$(awk -v p=$port -v f=$phase '$1 == p && $2 == f { s += $NF } END { print s + 0 }' "$out/base.hist")"
+		check_eq "tcp_phases: $phase's count for port $port is its timed handshakes" "$want" \
+			"$(awk -v p=$port -v f=$phase '$1 == p && $2 == f { c = $3 } END { print c + 0 }' "$out/base.phases")"
 	done
+	check_eq "tcp_stats holds one table: its counters and '# key value' lines only" "" \
+		"$(awk '/^# cpu port / { next } /^# [a-z_]+ [0-9]+$/ { next } $1 == "all" || $1 ~ /^[0-9]+$/ { next } { print }' "$out/base.stats")"
 	check_eq "every timed connect waited in a timed connect() call" \
 		"$(timed base client) $(timed base client)" \
 		"$(tcp_stat $port connect_calls "$out/base.stats") $(events "$out/base.trace" client | grep -vc ' connect_call_ns=0 ')"

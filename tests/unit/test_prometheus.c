@@ -184,6 +184,36 @@ static void test_recorded(void)
 	snapshot_free(&s);
 }
 
+/*
+ * test_tcp_phases - the same counters as the module shows them now
+ * (tcp_phases apart, "# table_size ..." lines) and as it did before (phase
+ * rows and "# table size ..." in tcp_stats) give the same metrics, TCP
+ * phase sums and maxima and the table's gauges included
+ */
+static void test_tcp_phases(void)
+{
+	struct snapshot old = { 0 }, cur = { 0 };
+	char *a, *b;
+
+	snapshot_add_dir(&old, TEST_DEBUGFS "/6.1-hard-temp");
+	snapshot_add_dir(&cur, TEST_DEBUGFS "/6.1-hard-temp-split");
+	tap_ok(!snapshot_text(&old, "tcp_phases") && snapshot_text(&cur, "tcp_phases") &&
+	       !strstr(snapshot_text(&cur, "tcp_stats"), "phase"),
+	       "two shapes: phases in tcp_stats, phases in tcp_phases");
+	a = format(&old);
+	b = format(&cur);
+	tap_ok(!strcmp(a, b), "both shapes give the same metrics (%zu bytes)", strlen(a));
+	check_line(b, "teeprobe_tcp_handshake_phase_max_seconds{port=\"7000\",phase=\"connect_call\"} 0.11786868",
+		   "a phase's maximum from tcp_phases");
+	check_line(b, "teeprobe_tcp_handshake_phase_seconds_sum{port=\"7000\",phase=\"synack_ack\"} 0.67199257",
+		   "a phase's sum from tcp_phases");
+	check_line(b, "teeprobe_tcp_table_size 4096", "the table's size from '# table_size'");
+	free(a);
+	free(b);
+	snapshot_free(&old);
+	snapshot_free(&cur);
+}
+
 /* test_down - no module: teeprobe_up 0 and nothing else but build info */
 static void test_down(void)
 {
@@ -260,6 +290,7 @@ static void test_edges(void)
 
 int main(void)
 {
+	test_tcp_phases();
 	test_recorded();
 	test_down();
 	test_edges();
