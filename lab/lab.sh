@@ -25,6 +25,13 @@
 #                             not listen within 30 s
 # lab_synflood PORT N         N SYNs at PORT from random ports of an address
 #                             nobody answers for, from the client namespace
+# lab_netstate                the lab network's state on both sides (links
+#                             and their counters, neighbours, qdiscs, the
+#                             NICs' interrupts, a connection): what a failed run
+#                             leaves in net.txt beside its output
+# lab_netsummary              one line per NIC: tx packets and what waits in
+#                             its qdisc, and whether the client reaches the
+#                             server (for a step that timed out)
 
 lab_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LAB_MODULES=${LAB_MODULES:-$lab_top/build/modules/$TP_KERNEL}
@@ -115,6 +122,53 @@ lab_synflood() {
 		198.18.0.77 "$TP_SERVER_ADDR" "$1" "$2"
 }
 
+# lab_netstate - the state of both ends of the lab network, for a run that
+# failed: a client that cannot reach the server says "No route to host"
+# when neighbour discovery got no answer, and only these counters tell
+# which side stopped sending or receiving (a NIC whose qdisc holds packets
+# while its tx counter stands still has a stopped transmit queue)
+lab_netstate() {
+	local ns
+
+	for ns in "" "$TP_CLIENT_NETNS"; do
+		echo "== ${ns:-server} side"
+		ip ${ns:+-n "$ns"} -s -s link show
+		ip ${ns:+-n "$ns"} neigh show
+		tc ${ns:+-n "$ns"} -s qdisc show 2>&1
+	done
+	echo "== interrupts"
+	grep -E 'virtio|CPU' /proc/interrupts
+	echo "== softnet_stat"
+	cat /proc/net/softnet_stat
+	echo "== a TCP connection from the client to port 9 (refused is good)"
+	ip netns exec "$TP_CLIENT_NETNS" timeout 5 bash -c \
+		"exec 3<>/dev/tcp/$TP_SERVER_ADDR/9" 2>&1
+	echo "== after it"
+	ip -s link show eth0
+	tc -s qdisc show dev eth0
+	ip -n "$TP_CLIENT_NETNS" -s link show eth1
+	ip -n "$TP_CLIENT_NETNS" neigh show
+}
+
+# lab_netsummary - the lab network in three lines
+lab_netsummary() {
+	local ns dev tx
+
+	for ns in "" "$TP_CLIENT_NETNS"; do
+		if [ -z "$ns" ]; then
+			dev=eth0
+			tx=$(cat /sys/class/net/$dev/statistics/tx_packets)
+		else
+			dev=eth1
+			tx=$(ip netns exec "$ns" cat /sys/class/net/$dev/statistics/tx_packets)
+		fi
+		echo "lab network: ${ns:-server} $dev: $tx tx packets, qdisc $(tc ${ns:+-n "$ns"} -s qdisc show dev $dev |
+			awk '$1 == "backlog" { print $1, $2, $3; exit }')"
+	done
+	echo "lab network: client to server port 9: $(ip netns exec "$TP_CLIENT_NETNS" \
+		timeout 5 bash -c "exec 3<>/dev/tcp/$TP_SERVER_ADDR/9" 2>&1 | tail -n 1 | sed 's/.*: //')"
+}
+
 # lab_run - one server/client run; returns the client's status
 lab_run() {
 	local mode=$1 conns=$2 threads=${3:-10} dir rc
@@ -143,7 +197,10 @@ lab_run() {
 	rc=$?
 	# The server stops by itself after CONNS handshakes; a failed client
 	# leaves it waiting.
-	[ $rc = 0 ] || kill $server 2>/dev/null
+	if [ $rc != 0 ]; then
+		kill $server 2>/dev/null
+		lab_netstate >"$dir/net.txt" 2>&1
+	fi
 	wait $server
 	[ -r /sys/kernel/debug/teesim/stats ] && cat /sys/kernel/debug/teesim/stats >"$dir/teesim.txt"
 	return $rc
@@ -151,4 +208,4 @@ lab_run() {
 
 # for the integration tests' check, which runs a function in a new bash
 [ -z "${BASH_VERSION:-}" ] || export -f lab_load lab_unload kv teesim_stat lab_wait lab_says lab_ready \
-	lab_flood_listener lab_synflood lab_run
+	lab_flood_listener lab_synflood lab_netstate lab_netsummary lab_run

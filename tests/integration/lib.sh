@@ -63,6 +63,8 @@ check() {
 	rc=$?
 	tap_result "$rc" "$name"
 	[ "$rc" = 0 ] || { echo "$out" | tail -n 20 | diag; echo "# exit status $rc" ; }
+	# A step that timed out in the lab: is the network still there?
+	[ "$rc" != 124 ] || [ -z "${TP_CLIENT_NETNS:-}" ] || lab_netsummary 2>&1 | diag
 	return "$rc"
 }
 
