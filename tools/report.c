@@ -268,7 +268,7 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 			y->packets_per_s = rate(w->packets, span);
 			y->ksoftirqd_share = share(w->ksoftirqd_runs, w->runs);
 		}
-		goto out;
+		return;
 	}
 	out->netrx_cpus = xzalloc((out->ncpus > 0 ? out->ncpus + 1 : 1) *
 				  sizeof(*out->netrx_cpus));
@@ -288,7 +288,6 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 		x->packets_per_run = share(x->packets, x->runs);
 		x->ksoftirqd_share = share(x->ksoftirqd_runs, x->runs);
 	}
-out:
 }
 
 /* compute_nics - receive count of every interface that received packets */
@@ -449,7 +448,7 @@ static void compute_hist(struct report_hist *h, const struct snapshot *snap,
 	h->ncol = ncol;
 	tables_load(&tb, &snap[0], &snap[1], source);
 	if (!tb.ok)
-		goto out;
+		return;
 	for (c = 0; c < ncol; c++) {
 		if (c == ncol - 1)
 			snprintf(col, sizeof(col), "all");
@@ -458,7 +457,6 @@ static void compute_hist(struct report_hist *h, const struct snapshot *snap,
 		h->total[c] = tables_hist_delta(&tb, key, col, h->bucket[c]);
 	}
 	h->shown = ncol > 0 && h->total[ncol - 1] > 0;
-out:
 }
 
 /* probes_missed - the kretprobe hits the module's @source table missed */
