@@ -421,13 +421,15 @@ static void ranges_build(struct ranges *g, struct view *const *v, size_t nv,
 	free(all);
 }
 
-/* panel_meta - the panel's data ranges, for scripts and tests */
+/* panel_meta - the panel's data ranges and pixels, for scripts and tests */
 static void panel_meta(FILE *f, const char *picture, int p, const struct svg_panel *s)
 {
 	fprintf(f, "<g class=\"panel\" data-picture=\"%s\" data-panel=\"%s\" "
 		"data-x0=\"%.9g\" data-x1=\"%.9g\" data-xlog=\"%d\" "
-		"data-y0=\"%.9g\" data-y1=\"%.9g\" data-ylog=\"%d\"/>\n",
-		picture, panel_id[p], s->x0, s->x1, s->xlog, s->y0, s->y1, s->ylog);
+		"data-y0=\"%.9g\" data-y1=\"%.9g\" data-ylog=\"%d\" "
+		"data-box=\"%g %g %g %g\"/>\n",
+		picture, panel_id[p], s->x0, s->x1, s->xlog, s->y0, s->y1, s->ylog,
+		s->x, s->y, s->w, s->h);
 }
 
 /* series_open - a group around one series' drawing, naming it */
