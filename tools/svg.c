@@ -90,11 +90,21 @@ size_t svg_escape(const char *in, char *out, size_t size)
 
 	for (; *in; in++) {
 		switch (*in) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&apos;";
+			break;
 		default:
 			/* control characters are not allowed in XML 1.0 */
 			one[0] = (unsigned char)*in < 0x20 ? ' ' : *in;
