@@ -120,6 +120,13 @@ done
 check "the CSV holds no path either" \
 	sh -c "! grep -E 'tp-out|guestfile|\\.dat' '$tmp'/run/tp-out/guestfile-*.csv"
 
+# --- every option of plot's help in the bash completion and the man page ---
+for opt in $("$TEEPROBE" plot --help | grep -oE -- '--[a-z-]+' | sort -u); do
+	check "plot $opt: in the bash completion and in teeprobe-plot.rst" sh -c \
+		"grep -E '^	plot\) opts=.*(\"| )$opt( |\")' '$top/tools/completion/teeprobe' &&
+		 grep -qE -- '^\`\`(-[a-z], )?$opt' '$top/Documentation/teeprobe-plot.rst'"
+done
+
 # --- usage -------------------------------------------------------------------------------
 "$TEEPROBE" plot -i "$after" -i "$after" -i "$after" >/dev/null 2>&1
 check_eq "plot refuses a third session (exit 2)" 2 $?
