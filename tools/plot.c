@@ -630,8 +630,8 @@ static void step_path(FILE *f, const struct svg_panel *p, const struct hseries *
 	fprintf(f, "V%.1f\"/>\n", svg_py(p, 0));
 }
 
-/* cmd_color - the colour of histogram series @name, the same in every
- * session of the picture: by its first appearance over @v
+/* hcolor - the colour of histogram series @name of panel @p, the same in
+ * every session of the picture: by its first appearance over @v
  */
 static const char *hcolor(struct view *const *v, size_t nv, int p, const char *name)
 {
@@ -733,8 +733,8 @@ static int histograms(const char *path, struct view *const *v, size_t nv,
 				}
 			}
 			if (len < sizeof(counts))
-				len += snprintf(counts + len, sizeof(counts) - len, "%s%s%.0f",
-						j ? " vs " : "", nv > 1 ? "" : "", h->total);
+				len += snprintf(counts + len, sizeof(counts) - len, "%s%.0f",
+						j ? " vs " : "", h->total);
 			if (nv == 1)
 				quantiles(f, s, h);
 		}
