@@ -90,11 +90,21 @@ size_t svg_escape(const char *in, char *out, size_t size)
 
 	for (; *in; in++) {
 		switch (*in) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&apos;";
+			break;
 		default:
 			/* control characters are not allowed in XML 1.0 */
 			one[0] = (unsigned char)*in < 0x20 ? ' ' : *in;
@@ -181,6 +191,18 @@ bool svg_wants_log(const double *v, size_t n)
 		hi = fmax(hi, v[i]);
 	}
 	return hi > 0 && hi / lo >= 100;
+}
+
+/* svg_text_width - about how wide @s is at @size px in a sans-serif font:
+ * capitals (the TEE commands' names) are wider than the rest
+ */
+double svg_text_width(const char *s, int size)
+{
+	double w = 0;
+
+	for (; *s; s++)
+		w += (*s >= 'A' && *s <= 'Z') ? 0.72 : *s == '_' ? 0.55 : 0.59;
+	return w * size;
 }
 
 /* svg_begin - the document's head and a white background */
@@ -353,8 +375,7 @@ void svg_legend(FILE *f, double right, double y, const char *const *names,
 	size_t i;
 
 	for (i = n; i-- > 0;) {
-		/* about 6.5 pixels per character at 11 px */
-		w = 6.5 * strlen(names[i]) + 22;
+		w = svg_text_width(names[i], 11) + 22;
 		x -= w;
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"4\" fill=\"%s\"/>\n",
 			x, y - 5, colors[i]);

@@ -33,6 +33,7 @@ void svg_format_ns(double ns, char *buf, size_t size);
 double svg_px(const struct svg_panel *p, double x);
 double svg_py(const struct svg_panel *p, double y);
 bool svg_wants_log(const double *v, size_t n);
+double svg_text_width(const char *s, int size);
 
 /* Writers */
 void svg_begin(FILE *f, int width, int height);

@@ -2,7 +2,8 @@
 /*
  * test_svg.c - unit tests for the pure helpers of tools/svg.c: nice tick
  * steps and ranges with known answers, tick labels, escaping, log2
- * buckets, scaling into a panel, and lines broken at missing values.
+ * buckets, scaling into a panel, lines broken at missing values, and the
+ * text width estimate that places legends.
  */
 #include <math.h>
 #include <stdio.h>
@@ -126,5 +127,12 @@ int main(void)
 	tap_ok(pieces_of(&p, x, y, 6, &text) == 1 && strstr(text, "h1.5"),
 	       "a lone point still shows");
 	free(text);
+	/* widths are estimates; what matters is their order and scale */
+	tap_ok(svg_text_width("SHM_REGISTER", 11) > svg_text_width("shm_register", 11),
+	       "capitals are wider than lower case");
+	tap_ok(near(svg_text_width("ab", 22), 2 * svg_text_width("ab", 11)) &&
+	       svg_text_width("", 11) == 0, "width grows with the font size; empty is 0");
+	tap_ok(svg_text_width("CLOSE_SESSION", 11) > 6.5 * 13,
+	       "a command's name is wider than 6.5 px a character at 11 px");
 	return tap_done();
 }
