@@ -16,6 +16,23 @@
  */
 #define TEEPROBE_HIST_BUCKETS	32
 
+/*
+ * The log-linear layout (HDR-style) that replaces it: values below
+ * TEEPROBE_HIST_SUB ns have a bucket each; above, each power-of-two range
+ * [2^e, 2^(e+1)) is split into TEEPROBE_HIST_SUB buckets of equal width
+ * 2^(e - TEEPROBE_HIST_SUB_BITS), so a bucket is at most 1/TEEPROBE_HIST_SUB
+ * (12.5 %) of its low edge wide. Bucket i < TEEPROBE_HIST_SUB holds i;
+ * bucket i >= TEEPROBE_HIST_SUB starts at (SUB + i % SUB) << (i / SUB - 1).
+ * The last bucket holds everything from 2^TEEPROBE_HIST_TOP_SHIFT ns
+ * (about 2.1 s) up.
+ */
+#define TEEPROBE_HIST_SUB_BITS	3
+#define TEEPROBE_HIST_SUB	(1 << TEEPROBE_HIST_SUB_BITS)
+#define TEEPROBE_HIST_TOP_SHIFT	31
+#define TEEPROBE_HIST_LL_BUCKETS \
+	((TEEPROBE_HIST_TOP_SHIFT - TEEPROBE_HIST_SUB_BITS + 1) * \
+	 TEEPROBE_HIST_SUB + 1)
+
 /* The counters; TEEPROBE_TCP_COUNTER_NAMES gives their debugfs names. */
 enum teeprobe_tcp_counter {
 	TEEPROBE_TCP_SYNS,		/* SYNs to a listener (tcp_conn_request) */

@@ -50,7 +50,8 @@ bool derive_same_counters(const struct snapshot *a, const struct snapshot *b,
  * tables_load - @source of both snapshots, parsed (once per snapshot:
  * modstats_of keeps the parse). Not ok when either is missing or does not
  * parse, or when the counters do not subtract (derive_same_counters): a
- * difference across a reload or a reset is no count at all.
+ * difference across a reload or a reset is no count at all. A histogram
+ * file's bucket layout is kept in @tb->layout.
  */
 void tables_load(struct tables *tb, const struct snapshot *a,
 		 const struct snapshot *b, const char *source)
@@ -58,6 +59,10 @@ void tables_load(struct tables *tb, const struct snapshot *a,
 	tb->t[0] = modstats_of(a, source);
 	tb->t[1] = modstats_of(b, source);
 	tb->ok = tb->t[0] && tb->t[1] && derive_same_counters(a, b, NULL);
+	/* one load of the module: one layout; two would not subtract */
+	tb->layout = tb->t[1] ? tb->t[1]->hist_layout : HIST_LOG2;
+	if (tb->ok && tb->t[0]->hist_layout != tb->t[1]->hist_layout)
+		tb->ok = false;
 }
 
 /* tables_delta - end minus start of one value; NAN when they do not subtract */
@@ -74,7 +79,7 @@ double tables_delta(const struct tables *tb, const char *k0, const char *k1,
  * tables_hist_keyed_delta - histogram rows whose first @nkeys fields are
  * @keys (a NULL key matches any value) and whose next field is
  * bucket_low_ns, CPU column @col, end minus start, summed into the
- * module's buckets. Returns the total count.
+ * module's buckets (in @tb->layout). Returns the total count.
  */
 double tables_hist_keyed_delta(const struct tables *tb, const char *const *keys,
 			       int nkeys, const char *col,
@@ -95,7 +100,8 @@ double tables_hist_keyed_delta(const struct tables *tb, const char *const *keys,
 			if (k < nkeys)
 				continue;
 			v = modstats_num(t, i, c);
-			bucket[hist_bucket_of(t->rows[i].num[nkeys])] += p ? v : -v;
+			bucket[hist_bucket_in(tb->layout, t->rows[i].num[nkeys])] +=
+				p ? v : -v;
 		}
 	}
 	for (i = 0; i < HIST_BUCKETS; i++)
@@ -111,6 +117,17 @@ double tables_hist_delta(const struct tables *tb, const char *key,
 			 const char *col, double bucket[HIST_BUCKETS])
 {
 	return tables_hist_keyed_delta(tb, &key, 1, col, bucket);
+}
+
+/*
+ * tables_hist_pct - the @pct-th percentile of @bucket, a histogram in
+ * @tb's layout (hist_pct_in): interpolated in log-linear buckets, the
+ * bucket's top in the log2 ones of older modules
+ */
+double tables_hist_pct(const struct tables *tb, const double *bucket,
+		       double max, double pct)
+{
+	return hist_pct_in(tb->layout, bucket, max, pct);
 }
 
 /* derive_seconds - time between the snapshots, 0 when unknown */

@@ -18,6 +18,7 @@
 struct tables {
 	const struct modstats *t[2];
 	bool ok;
+	enum hist_layout layout;	/* of a histogram file's buckets */
 };
 
 bool derive_same_counters(const struct snapshot *a, const struct snapshot *b,
@@ -31,6 +32,8 @@ double tables_hist_keyed_delta(const struct tables *tb, const char *const *keys,
 			       double bucket[HIST_BUCKETS]);
 double tables_hist_delta(const struct tables *tb, const char *key,
 			 const char *col, double bucket[HIST_BUCKETS]);
+double tables_hist_pct(const struct tables *tb, const double *bucket,
+		       double max, double pct);
 bool derive_cpu(const struct snapshot *a, const struct snapshot *b,
 		const char *name, double pct[5]);
 double derive_snmp(const struct snapshot *a, const struct snapshot *b,

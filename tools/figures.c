@@ -27,7 +27,7 @@ static void figures_netrx(const struct snapshot *a, const struct snapshot *b,
 						"ksoftirqd_runs"), f->netrx_runs);
 	tables_load(&tb, a, b, "netrx_hist");
 	tables_hist_delta(&tb, "inline_delay", "all", bucket);
-	f->inline_delay_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
+	f->inline_delay_p99_ns = tb.ok ? tables_hist_pct(&tb, bucket, 0, 99) : NAN;
 	f->netrx_per_s = rate(f->netrx_runs, f->seconds);
 	f->rx_packets_per_s = snapshot_text(b, "net_dev") ?
 		rate(derive_nic_rx(a, b, NULL), f->seconds) : NAN;
@@ -62,7 +62,7 @@ static void figures_tee(const struct snapshot *a, const struct snapshot *b,
 	f->tee_mean_ns = calls > 0 ? total / calls : NAN;
 	f->tee_calls = tb.ok ? calls : NAN;
 	f->tee_total_ns = tb.ok ? total : NAN;
-	f->tee_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
+	f->tee_p99_ns = tb.ok ? tables_hist_pct(&th, bucket, 0, 99) : NAN;
 }
 
 /* figures_tcp - handshakes accepted, their phases' p99, probes missed */
@@ -88,10 +88,10 @@ static void figures_tcp(const struct snapshot *a, const struct snapshot *b,
 	/* every port (NULL) of the phase */
 	tables_hist_keyed_delta(&tb, (const char *[]){ NULL, "syn_synack" }, 2,
 				"all", bucket);
-	f->syn_synack_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
+	f->syn_synack_p99_ns = tb.ok ? tables_hist_pct(&tb, bucket, 0, 99) : NAN;
 	tables_hist_keyed_delta(&tb, (const char *[]){ NULL, "ack_accept" }, 2,
 				"all", bucket);
-	f->ack_accept_p99_ns = tb.ok ? hist_pct(bucket, 0, 99) : NAN;
+	f->ack_accept_p99_ns = tb.ok ? tables_hist_pct(&tb, bucket, 0, 99) : NAN;
 	tables_load(&tb, a, b, "tcp_probes");
 	f->tcp_missed = tb.ok ? 0 : NAN;
 	for (i = 0; tb.ok && i < tb.t[1]->nrows; i++)

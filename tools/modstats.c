@@ -22,22 +22,23 @@ struct modstats_schema {
 	const char *file;
 	const char *first_col;
 	const char *const *text_cols;
+	bool hist;		/* rows of histogram buckets */
 };
 
 #define TEXT(...) ((const char *const []){ __VA_ARGS__, NULL })
 
 static const struct modstats_schema schemas[] = {
-	{ "tee_probes", "symbol", TEXT("symbol", "role", "state", "error") },
-	{ "tee_stats", "cpu", TEXT("cpu", "cmd") },
-	{ "tee_hist", "cmd", TEXT("cmd") },
-	{ "tee_threads", "tgid", TEXT("comm") },
-	{ "netrx_stats", "cpu", TEXT("cpu") },
-	{ "netrx_hist", "hist", TEXT("hist") },
-	{ "hooks", "part", TEXT("part", "tracepoint") },
-	{ "tcp_probes", "symbol", TEXT("symbol", "type", "state", "error") },
-	{ "tcp_stats", "cpu", TEXT("cpu", "port") },
-	{ "tcp_phases", "port", TEXT("port", "phase") },
-	{ "tcp_hist", "port", TEXT("port", "phase") },
+	{ "tee_probes", "symbol", TEXT("symbol", "role", "state", "error"), false },
+	{ "tee_stats", "cpu", TEXT("cpu", "cmd"), false },
+	{ "tee_hist", "cmd", TEXT("cmd"), true },
+	{ "tee_threads", "tgid", TEXT("comm"), false },
+	{ "netrx_stats", "cpu", TEXT("cpu"), false },
+	{ "netrx_hist", "hist", TEXT("hist"), true },
+	{ "hooks", "part", TEXT("part", "tracepoint"), false },
+	{ "tcp_probes", "symbol", TEXT("symbol", "type", "state", "error"), false },
+	{ "tcp_stats", "cpu", TEXT("cpu", "port"), false },
+	{ "tcp_phases", "port", TEXT("port", "phase"), false },
+	{ "tcp_hist", "port", TEXT("port", "phase"), true },
 };
 
 static const char *const phase_names[] = { TEEPROBE_TCP_PHASE_NAMES };
@@ -359,6 +360,28 @@ static int parse_line(struct parse_state *ps, char *line)
 }
 
 /*
+ * parse_hist_layout - a histogram file's bucket layout: "# hist_sub_bits
+ * N" with N the log-linear layout's (abi.h) is that layout, no such line
+ * the log2 layout of older modules, any other N an error (a module this
+ * teeprobe cannot read)
+ */
+static int parse_hist_layout(struct parse_state *ps)
+{
+	unsigned long long bits;
+
+	ps->m->hist_layout = HIST_LOG2;
+	if (!modstats_kv(ps->m, "hist_sub_bits"))
+		return 0;
+	if (!modstats_kv_u64(ps->m, "hist_sub_bits", &bits))
+		return fail(ps, "\"# hist_sub_bits\" without a number");
+	if (bits != TEEPROBE_HIST_SUB_BITS)
+		return fail(ps, "histogram layout hist_sub_bits %llu, this teeprobe reads %u",
+			    bits, TEEPROBE_HIST_SUB_BITS);
+	ps->m->hist_layout = HIST_LOGLIN;
+	return 0;
+}
+
+/*
  * modstats_parse - @text of debugfs file @file into @m. Returns 0, or -1
  * with the reason in @err (and @m empty): an unknown file, text cut
  * inside a line, no header, a row of the wrong width, a field that should
@@ -395,6 +418,8 @@ int modstats_parse(struct modstats *m, const char *file, const char *text,
 		ret = fail(&ps, "the module could not show it (%s)", e);
 	if (!ret && !m->cols)
 		ret = fail(&ps, "no header line (\"# %s ...\")", ps.sc->first_col);
+	if (!ret && ps.sc->hist)
+		ret = parse_hist_layout(&ps);
 	if (ret)
 		modstats_free(m);
 	return ret;

@@ -6,7 +6,8 @@
  * phases (tcp_phases). Text comes live from debugfs or from the snapshot
  * markers of a trace.dat (snapshot.h); both the module's current shape and
  * the older one (phase rows inside tcp_stats, "# table size N in_use N
- * ..." and "# acceptors N of M overflow K" lines) are read.
+ * ..." and "# acceptors N of M overflow K" lines, log2 histograms
+ * without a "# hist_sub_bits" line) are read.
  *
  * Every numeric field is checked when parsed: a truncated or garbled file
  * is an error with its line, never a table with a wrong number in it.
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 
 #include "../module/abi.h"
+#include "stats.h"
 
 struct snapshot;
 
@@ -54,6 +56,8 @@ struct modstats {
 	int nkv;
 	struct modstats_phase *phases;	/* tcp_phases, or old tcp_stats */
 	int nphases;
+	/* *_hist: log-linear with "# hist_sub_bits N", else the older log2 */
+	enum hist_layout hist_layout;
 };
 
 int modstats_parse(struct modstats *m, const char *file, const char *text,

@@ -85,6 +85,7 @@ static void table_metrics(struct prom *p, const struct modstats *t,
 struct hset {
 	struct hseries *s;
 	int n, nkeys;
+	enum hist_layout layout;	/* of every series: one file's */
 };
 
 /* hset_get - the series keyed @key, appended (empty) when new */
@@ -103,6 +104,7 @@ static struct hseries *hset_get(struct hset *h, const char *const *key)
 	if (!h->s)
 		fatal("out of memory\n");
 	memset(&h->s[h->n], 0, sizeof(*h->s));
+	h->s[h->n].layout = h->layout;
 	for (k = 0; k < h->nkeys; k++)
 		h->s[h->n].key[k] = key[k];
 	return &h->s[h->n++];
@@ -110,18 +112,20 @@ static struct hseries *hset_get(struct hset *h, const char *const *key)
 
 /*
  * hset_load - the rows of a histogram file (@nkeys key fields, then
- * bucket_low_ns, a column per CPU and "all"), from the "all" column
+ * bucket_low_ns, a column per CPU and "all"), from the "all" column, in
+ * the file's bucket layout
  */
 static void hset_load(struct hset *h, const struct modstats *t, int nkeys)
 {
 	int all = modstats_col(t, "all"), r;
 
 	h->nkeys = nkeys;
+	h->layout = t ? t->hist_layout : HIST_LOG2;
 	for (r = 0; all >= 0 && nkeys < t->ncols && r < t->nrows; r++) {
 		struct hseries *s;
 
 		s = hset_get(h, (const char *const *)t->rows[r].field);
-		s->bucket[hist_bucket_of(t->rows[r].num[nkeys])] +=
+		s->bucket[hist_bucket_in(t->hist_layout, t->rows[r].num[nkeys])] +=
 			modstats_u64(t, r, all);
 	}
 }

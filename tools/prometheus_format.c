@@ -85,8 +85,10 @@ void prom_sample_u64(struct prom *p, const struct family *f,
 
 /*
  * prom_hist_samples - one histogram series: cumulative buckets whose "le"
- * is the top edge of a module bucket, 2^k ns (exclusive there, as the
- * module counts 2^k ns in the bucket above: a 1 ns difference), "+Inf"
+ * is the top edge of a module bucket in the series' layout (2^k ns in the
+ * older log2 one, the next bucket's low edge in the log-linear one:
+ * exclusive there, as the module counts that value in the bucket above,
+ * a 1 ns difference), from 2^(PROM_FIRST_BUCKET + 1) ns up, "+Inf"
  * counting everything, then _sum (only when the module sums the same
  * values) and _count
  */
@@ -94,22 +96,23 @@ void prom_hist_samples(struct prom *p, const struct family *f,
 		       const struct label *labels, int nl,
 		       const struct hseries *s)
 {
+	unsigned int i, last = hist_buckets_in(s->layout) - 1;
 	struct label l[MAX_LABELS + 1];
-	unsigned long long cumulative = 0;
+	unsigned long long cumulative = 0, top;
 	char le[48];
-	int i;
 
 	memcpy(l, labels, nl * sizeof(*l));
 	l[nl].name = "le";
 	l[nl].value = le;
-	for (i = 0; i < HIST_BUCKETS - 1; i++) {
+	for (i = 0; i < last; i++) {
 		cumulative += s->bucket[i];
-		if (i < PROM_FIRST_BUCKET)
+		top = hist_low_in(s->layout, i + 1);
+		if (top < 2ULL << PROM_FIRST_BUCKET)
 			continue;
-		prom_fmt_seconds(le, sizeof(le), 1ULL << (i + 1));
+		prom_fmt_seconds(le, sizeof(le), top);
 		prom_sample_u64(p, f, "_bucket", l, nl + 1, cumulative, false);
 	}
-	cumulative += s->bucket[HIST_BUCKETS - 1];
+	cumulative += s->bucket[last];
 	l[nl].value = "+Inf";
 	prom_sample_u64(p, f, "_bucket", l, nl + 1, cumulative, false);
 	if (s->has_sum)

@@ -37,6 +37,7 @@ struct prom {
 /* hseries - one histogram, summed over the CPUs; keys borrowed from a table */
 struct hseries {
 	const char *key[MAX_KEYS];
+	enum hist_layout layout;	/* of the module that counted it */
 	unsigned long long bucket[HIST_BUCKETS];
 	unsigned long long sum_ns;
 	bool has_sum;

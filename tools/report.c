@@ -168,8 +168,8 @@ static void compute_tee(struct report *out, struct report_events *r)
 			if (max < 0)
 				max = modstats_get(tb.t[1], "all", name, "max_ns");
 			tables_hist_delta(&th, name, "all", bucket);
-			p50 = hist_pct(bucket, max, 50);
-			p99 = hist_pct(bucket, max, 99);
+			p50 = tables_hist_pct(&th, bucket, max, 50);
+			p99 = tables_hist_pct(&th, bucket, max, 99);
 		}
 		x = &out->tee_cmds[out->nr_tee_cmds++];
 		x->name = xstrdup(name);
@@ -231,11 +231,11 @@ static void netrx_compute(const struct tables *st, const struct tables *hi,
 	x->ksoftirqd_ns[2] = modstats_get(st->t[1], cpu, NULL,
 				       "ksoftirqd_delay_max_ns");
 	tables_hist_delta(hi, "inline_delay", col, bucket);
-	x->inline_ns[0] = hist_pct(bucket, x->inline_ns[2], 50);
-	x->inline_ns[1] = hist_pct(bucket, x->inline_ns[2], 99);
+	x->inline_ns[0] = tables_hist_pct(hi, bucket, x->inline_ns[2], 50);
+	x->inline_ns[1] = tables_hist_pct(hi, bucket, x->inline_ns[2], 99);
 	tables_hist_delta(hi, "ksoftirqd_delay", col, bucket);
-	x->ksoftirqd_ns[0] = hist_pct(bucket, x->ksoftirqd_ns[2], 50);
-	x->ksoftirqd_ns[1] = hist_pct(bucket, x->ksoftirqd_ns[2], 99);
+	x->ksoftirqd_ns[0] = tables_hist_pct(hi, bucket, x->ksoftirqd_ns[2], 50);
+	x->ksoftirqd_ns[1] = tables_hist_pct(hi, bucket, x->ksoftirqd_ns[2], 99);
 }
 
 /* compute_netrx - NET_RX per CPU: the module's counters, else the windows */
@@ -386,8 +386,8 @@ static void compute_port(struct report_port *y, const struct tables *tb,
 		x->per_s = rate(count, seconds);
 		x->sum_ns = sum;
 		x->mean_ns = sum / count;
-		x->p50_ns = hist_pct(bucket, max, 50);
-		x->p99_ns = hist_pct(bucket, max, 99);
+		x->p50_ns = tables_hist_pct(th, bucket, max, 50);
+		x->p99_ns = tables_hist_pct(th, bucket, max, 99);
 		x->max_ns = max;
 	}
 }
@@ -456,6 +456,7 @@ static void compute_hist(struct report_hist *h, const struct snapshot *snap,
 			snprintf(col, sizeof(col), "cpu%d", c);
 		h->total[c] = tables_hist_delta(&tb, key, col, h->bucket[c]);
 	}
+	h->layout = tb.layout;
 	h->shown = ncol > 0 && h->total[ncol - 1] > 0;
 }
 

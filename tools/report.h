@@ -106,6 +106,7 @@ struct report_hist {
 	const char *title;
 	bool shown;		/* the snapshots hold it, and it counted runs */
 	int ncol;
+	enum hist_layout layout;	/* of the module that counted them */
 	double bucket[REPORT_HIST_COLUMNS][HIST_BUCKETS];
 	double total[REPORT_HIST_COLUMNS];
 };

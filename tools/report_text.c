@@ -242,7 +242,7 @@ static void text_hist(const struct report_hist *h, const struct report_opts *o)
 			row += h->bucket[c][i];
 		if (row <= 0)
 			continue;
-		printf("  %-12.0f", i ? (double)(1ULL << i) / 1e3 : 0);
+		printf("  %-12.0f", hist_low_in(h->layout, i) / 1e3);
 		for (c = 0; c < h->ncol; c++)
 			printf(" %12.0f", h->bucket[c][i]);
 		printf("\n");

@@ -43,12 +43,12 @@ void sort_u64(unsigned long long *v, size_t n)
 	qsort(v, n, sizeof(*v), cmp_u64);
 }
 
-/* hist_bucket_of - the module's bucket index for a row's bucket_low_ns */
+/* hist_bucket_of - the module's log2 bucket index for a row's bucket_low_ns */
 unsigned int hist_bucket_of(unsigned long long low)
 {
 	unsigned int i = 0;
 
-	while (low > 1 && i < HIST_BUCKETS - 1) {
+	while (low > 1 && i < HIST_LOG2_BUCKETS - 1) {
 		low >>= 1;
 		i++;
 	}
@@ -65,22 +65,100 @@ double hist_pct(const double *bucket, double max, double pct)
 	double total = 0, rank, seen = 0, top;
 	unsigned int i;
 
-	for (i = 0; i < HIST_BUCKETS; i++)
+	for (i = 0; i < HIST_LOG2_BUCKETS; i++)
 		total += bucket[i];
 	if (total <= 0)
 		return 0;
 	rank = ceil(pct / 100.0 * total);
 	if (rank < 1)
 		rank = 1;
-	for (i = 0; i < HIST_BUCKETS; i++) {
+	for (i = 0; i < HIST_LOG2_BUCKETS; i++) {
 		seen += bucket[i];
 		if (seen >= rank)
 			break;
 	}
-	if (i >= HIST_BUCKETS - 1)
-		return max > 0 ? max : ldexp(1, HIST_BUCKETS - 1);
+	if (i >= HIST_LOG2_BUCKETS - 1)
+		return max > 0 ? max : ldexp(1, HIST_LOG2_BUCKETS - 1);
 	top = ldexp(1, i + 1) - 1;
 	return max > 0 && max < top ? max : top;
+}
+
+/* hist_buckets_in - how many buckets @layout has */
+unsigned int hist_buckets_in(enum hist_layout layout)
+{
+	return layout == HIST_LOGLIN ? HIST_LL_BUCKETS : HIST_LOG2_BUCKETS;
+}
+
+/*
+ * hist_bucket_in - the bucket of @layout that counts @value (the mapping
+ * of the module's hist.h; a row's bucket_low_ns maps to its own bucket)
+ */
+unsigned int hist_bucket_in(enum hist_layout layout, unsigned long long value)
+{
+	unsigned int shift;
+
+	if (layout != HIST_LOGLIN)
+		return hist_bucket_of(value);
+	if (value < TEEPROBE_HIST_SUB)
+		return value;
+	if (value >= 1ULL << TEEPROBE_HIST_TOP_SHIFT)
+		return HIST_LL_BUCKETS - 1;
+	shift = 63 - __builtin_clzll(value) - TEEPROBE_HIST_SUB_BITS;
+	return shift * TEEPROBE_HIST_SUB + (unsigned int)(value >> shift);
+}
+
+/* hist_low_in - the smallest value bucket @i of @layout counts */
+unsigned long long hist_low_in(enum hist_layout layout, unsigned int i)
+{
+	if (layout != HIST_LOGLIN) {
+		if (i >= HIST_LOG2_BUCKETS)
+			i = HIST_LOG2_BUCKETS - 1;
+		return i ? 1ULL << i : 0;
+	}
+	if (i < TEEPROBE_HIST_SUB)
+		return i;
+	if (i >= HIST_LL_BUCKETS)
+		i = HIST_LL_BUCKETS - 1;
+	return (unsigned long long)(TEEPROBE_HIST_SUB + i % TEEPROBE_HIST_SUB) <<
+	       (i / TEEPROBE_HIST_SUB - 1);
+}
+
+/*
+ * hist_pct_in - the @pct-th percentile of a histogram in @layout. Log2:
+ * hist_pct's upper bound, as reports of older modules always showed.
+ * Log-linear: the nearest rank placed within its bucket as if the
+ * bucket's values were spread evenly over [low, next low - 1], capped by
+ * @max when @max > 0 (the overflow bucket's value is @max, or its low
+ * edge when @max is unknown). 0 when the histogram is empty.
+ */
+double hist_pct_in(enum hist_layout layout, const double *bucket, double max,
+		   double pct)
+{
+	double total = 0, rank, seen = 0, low, top, at;
+	unsigned int i;
+
+	if (layout != HIST_LOGLIN)
+		return hist_pct(bucket, max, pct);
+	for (i = 0; i < HIST_LL_BUCKETS; i++)
+		total += bucket[i];
+	if (total <= 0)
+		return 0;
+	rank = ceil(pct / 100.0 * total);
+	if (rank < 1)
+		rank = 1;
+	if (rank > total)
+		rank = total;
+	for (i = 0; i < HIST_LL_BUCKETS - 1; i++) {
+		if (bucket[i] > 0 && seen + bucket[i] >= rank)
+			break;
+		seen += bucket[i];
+	}
+	low = hist_low_in(layout, i);
+	if (i >= HIST_LL_BUCKETS - 1)
+		return max > 0 ? max : low;
+	top = hist_low_in(layout, i + 1) - 1;
+	at = low + floor((top - low) * (rank - seen) / bucket[i]);
+	return max > 0 && max < at ? max : at;
 }
 
 /* rate - per second; 0 over no time */

@@ -123,7 +123,7 @@ static void test_recorded(void)
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"+Inf\"} 800",
 		   "+Inf counts every INVOKE");
 	tap_ok(count_prefix(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",") ==
-	       HIST_BUCKETS - 1 - PROM_FIRST_BUCKET + 1,
+	       HIST_LOG2_BUCKETS - 1 - PROM_FIRST_BUCKET + 1,
 	       "a fixed bucket layout: le 2^10 .. 2^31 ns and +Inf");
 	check_line(out, "teeprobe_tee_ioctl_untracked_total 0", "# untracked");
 	check_line(out, "teeprobe_tee_threads_overflow_total 0",
@@ -288,11 +288,43 @@ static void test_edges(void)
 	snapshot_free(&s);
 }
 
+/*
+ * test_loglin - a module with log-linear histograms: "le" follows its
+ * buckets (the next bucket's low edge), from 1.024 us to 2^31 ns
+ */
+static void test_loglin(void)
+{
+	struct snapshot s = { 0 };
+	char *out;
+
+	add_text(&s, "version", "teeprobe 0.2.0 kernel 6.12.9+deb12-amd64");
+	add_text(&s, "tee_stats",
+		 "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n"
+		 "0 INVOKE 3 0 3100 0 0 0 1100\n"
+		 "all INVOKE 3 0 3100 0 0 0 1100\n");
+	/* 960 ns: bucket [960, 1024); 1000 too; 1100 ns: [1024, 1152) */
+	add_text(&s, "tee_hist", "# cmd bucket_low_ns cpu0 all\nINVOKE 960 2 2\nINVOKE 1024 1 1\n# hist_sub_bits 3\n");
+	out = format(&s);
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.000001024\"} 2",
+		   "log-linear: le 1024 ns counts the bucket [960, 1024)");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.000001152\"} 3",
+		   "... le 1152 ns, 1/8 of 1024 above, the bucket [1024, 1152)");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"2.147483648\"} 3",
+		   "... up to le 2^31 ns");
+	tap_ok(count_prefix(out, "teeprobe_tee_ioctl_duration_seconds_bucket{") == 21 * 8 + 1 + 1,
+	       "... 8 le a power of two, 1.024 us to 2^31 ns both in, and +Inf");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_count{cmd=\"INVOKE\"} 3",
+		   "... and its count");
+	free(out);
+	snapshot_free(&s);
+}
+
 int main(void)
 {
 	test_tcp_phases();
 	test_recorded();
 	test_down();
 	test_edges();
+	test_loglin();
 	return tap_done();
 }

@@ -222,6 +222,150 @@ static void test_tables_missing(void)
 	snapshot_free(&b);
 }
 
+/* check_loglin_value - @v's log-linear bucket holds it, 12.5 % wide at most */
+static bool check_loglin_value(unsigned long long v)
+{
+	unsigned int b = hist_bucket_in(HIST_LOGLIN, v);
+	unsigned long long low = hist_low_in(HIST_LOGLIN, b), next;
+
+	if (b >= HIST_LL_BUCKETS || low > v)
+		return false;
+	if (b == HIST_LL_BUCKETS - 1)
+		return v >= 1ULL << TEEPROBE_HIST_TOP_SHIFT;
+	next = hist_low_in(HIST_LOGLIN, b + 1);
+	if (v >= next)
+		return false;
+	return low < TEEPROBE_HIST_SUB ? next - low == 1 :
+	       (next - low) * TEEPROBE_HIST_SUB <= low;
+}
+
+/* near - |@got - @want| within @want / 8, the log-linear bound */
+static bool near(double got, double want)
+{
+	return fabs(got - want) <= want / TEEPROBE_HIST_SUB;
+}
+
+/* fill_loglin - @n values @first, @first + @step, ... into @b */
+static void fill_loglin(double *b, unsigned long long first,
+			unsigned long long step, int n)
+{
+	int i;
+
+	memset(b, 0, HIST_BUCKETS * sizeof(*b));
+	for (i = 0; i < n; i++)
+		b[hist_bucket_in(HIST_LOGLIN, first + i * step)]++;
+}
+
+/*
+ * test_hist_loglin - the module's log-linear buckets (hist.h's mapping,
+ * here from abi.h alone), interpolated percentiles on known samples
+ */
+static void test_hist_loglin(void)
+{
+	static double b[HIST_BUCKETS], c[HIST_BUCKETS];
+	unsigned long long v, bad = 0;
+	unsigned int e, k;
+
+	for (v = 0; v <= 1 << 16; v++)
+		bad += !check_loglin_value(v);
+	for (e = 16; e < 64; e++)
+		for (k = 0; k < 64; k++)
+			bad += !check_loglin_value((1ULL << e) + k) +
+			       !check_loglin_value((1ULL << e) - 1 - k) +
+			       !check_loglin_value((1ULL << e) + (k << (e - 6)));
+	tap_ok(bad == 0, "every value lands in a log-linear bucket that holds it, at most 12.5 %% wide (%llu wrong)",
+	       bad);
+	tap_ok(hist_bucket_in(HIST_LOGLIN, 1000) == 63 &&
+	       hist_low_in(HIST_LOGLIN, 63) == 960 &&
+	       hist_low_in(HIST_LOGLIN, 64) == 1024,
+	       "1000 ns is in bucket 63, [960, 1024)");
+	tap_ok(hist_buckets_in(HIST_LOGLIN) == 233 && hist_buckets_in(HIST_LOG2) == 32 &&
+	       hist_low_in(HIST_LOGLIN, 232) == 1ULL << 31,
+	       "233 log-linear buckets, the last from 2^31 ns; 32 log2 ones");
+	tap_ok(hist_bucket_in(HIST_LOG2, 1024) == 10 && hist_low_in(HIST_LOG2, 10) == 1024,
+	       "the log2 layout of older modules is still known");
+
+	memset(b, 0, sizeof(b));
+	tap_ok(hist_pct_in(HIST_LOGLIN, b, 0, 50) == 0, "an empty histogram's p50 is 0");
+	/* 1000 .. 10999: by nearest rank p50 = 5999, p99 = 10899 */
+	fill_loglin(b, 1000, 1, 10000);
+	tap_ok(near(hist_pct_in(HIST_LOGLIN, b, 10999, 50), 5999) &&
+	       near(hist_pct_in(HIST_LOGLIN, b, 10999, 99), 10899),
+	       "p50 and p99 of 1000..10999 within 12.5 %% of 5999 and 10899 (%g %g)",
+	       hist_pct_in(HIST_LOGLIN, b, 10999, 50), hist_pct_in(HIST_LOGLIN, b, 10999, 99));
+	tap_ok(hist_pct_in(HIST_LOGLIN, b, 10999, 100) == 10999, "p100 is the max");
+	/* 100 values in [4096, 4608): interpolation moves p25 below p75 */
+	fill_loglin(b, 4096, 5, 100);
+	tap_ok(hist_pct_in(HIST_LOGLIN, b, 0, 25) >= 4096 &&
+	       hist_pct_in(HIST_LOGLIN, b, 0, 25) < hist_pct_in(HIST_LOGLIN, b, 0, 75) &&
+	       hist_pct_in(HIST_LOGLIN, b, 0, 75) <= 4607,
+	       "p25 < p75 inside one bucket [4096, 4607] (%g %g)",
+	       hist_pct_in(HIST_LOGLIN, b, 0, 25), hist_pct_in(HIST_LOGLIN, b, 0, 75));
+	/* two distributions 20 % apart: p50 and p99 differ by 20 % +- 12.5 % */
+	fill_loglin(b, 50000, 200, 10000);
+	fill_loglin(c, 60000, 240, 10000);
+	for (k = 50; k <= 99; k += 49) {
+		double ratio = hist_pct_in(HIST_LOGLIN, c, 0, k) /
+			       hist_pct_in(HIST_LOGLIN, b, 0, k);
+
+		tap_ok(ratio >= 1.05 && ratio <= 1.35,
+		       "p%u of a distribution 20 %% slower is 1.2 times within the bound (%.3f)",
+		       k, ratio);
+	}
+	fill_loglin(b, 1500, 0, 40);
+	tap_ok(hist_pct_in(HIST_LOG2, b, 0, 50) == hist_pct(b, 0, 50),
+	       "hist_pct_in for the log2 layout is hist_pct");
+}
+
+/* test_hist_layout - the layout a histogram file states, or the old one */
+static void test_hist_layout(void)
+{
+	struct modstats m;
+	char err[160];
+
+	tap_ok(modstats_parse(&m, "netrx_hist", "# hist bucket_low_ns cpu0 all\ninline_delay 1024 5 5\n",
+			      err, sizeof(err)) == 0 && m.hist_layout == HIST_LOG2,
+	       "no '# hist_sub_bits': the log2 layout of older modules");
+	modstats_free(&m);
+	tap_ok(modstats_parse(&m, "netrx_hist", "# hist bucket_low_ns cpu0 all\ninline_delay 960 5 5\n# hist_sub_bits 3\n",
+			      err, sizeof(err)) == 0 && m.hist_layout == HIST_LOGLIN,
+	       "'# hist_sub_bits 3': the log-linear layout");
+	modstats_free(&m);
+	tap_ok(modstats_parse(&m, "tcp_hist", "# port phase bucket_low_ns cpu0 all\n# hist_sub_bits 4\n",
+			      err, sizeof(err)) == -1 && strstr(err, "hist_sub_bits 4"),
+	       "'# hist_sub_bits 4': refused, this teeprobe reads 3 (%s)", err);
+	tap_ok(modstats_parse(&m, "tee_hist", "# cmd bucket_low_ns cpu0 all\n# hist_sub_bits x\n",
+			      err, sizeof(err)) == -1,
+	       "'# hist_sub_bits x': refused (%s)", err);
+}
+
+/* test_derive_loglin - a log-linear netrx_hist's difference and percentile */
+static void test_derive_loglin(void)
+{
+	struct snapshot a, b;
+	struct tables tb;
+	double bucket[HIST_BUCKETS];
+
+	snap(&a, "100.0", "cpu 1 0 0 0 0 0 0 0 0 0", "", "",
+	     "# cpu raises runs ksoftirqd_runs\nall 10 8 1",
+	     "# hist bucket_low_ns cpu0 all\ninline_delay 960 5 5\n# hist_sub_bits 3");
+	snap(&b, "110.0", "cpu 1 0 0 0 0 0 0 0 0 0", "", "",
+	     "# cpu raises runs ksoftirqd_runs\nall 110 108 21",
+	     "# hist bucket_low_ns cpu0 all\ninline_delay 960 95 95\ninline_delay 1792 10 10\n# hist_sub_bits 3");
+	tables_load(&tb, &a, &b, "netrx_hist");
+	tap_ok(tb.ok && tb.layout == HIST_LOGLIN &&
+	       tables_hist_delta(&tb, "inline_delay", "cpu0", bucket) == 100 &&
+	       bucket[63] == 90 && bucket[hist_bucket_in(HIST_LOGLIN, 1792)] == 10,
+	       "log-linear histogram difference: 90 at 960 ns, 10 at 1792 ns");
+	tap_ok(tables_hist_pct(&tb, bucket, 0, 50) >= 960 &&
+	       tables_hist_pct(&tb, bucket, 0, 50) < 1024 &&
+	       tables_hist_pct(&tb, bucket, 0, 95) >= 1792 &&
+	       tables_hist_pct(&tb, bucket, 0, 95) < 2048,
+	       "its p50 is inside [960, 1024), its p95 inside [1792, 2048)");
+	snapshot_free(&a);
+	snapshot_free(&b);
+}
+
 int main(void)
 {
 	test_pct_sorted();
@@ -231,5 +375,8 @@ int main(void)
 	test_derive();
 	test_tables_missing();
 	test_generations();
+	test_hist_loglin();
+	test_hist_layout();
+	test_derive_loglin();
 	return tap_done();
 }
