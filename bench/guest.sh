@@ -98,6 +98,7 @@ bench_memory() {
 		[ "$i" = "$MEMORY_LOADS" ] || rmmod teeprobe || return 1
 	done
 	echo "info tee_probes $(grep -vc '^#' "$DEBUGFS/tee_probes")"
+	echo "info percpu_bytes $(awk '$1 == "percpu_bytes" { print $2 }' "$DEBUGFS/memory")"
 	lab_run soft "$mem_conns" 10 >&2 || return 1
 	memory_stage connections
 	rmmod teeprobe || return 1

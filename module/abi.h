@@ -11,35 +11,37 @@
 #define TEEPROBE_ABI_H
 
 /*
- * Latency histograms (hist.h): bucket 0 holds 0 and 1 ns, bucket i
- * [2^i, 2^(i+1)) ns, the last everything from 2^(TEEPROBE_HIST_BUCKETS - 1)
- */
-#define TEEPROBE_HIST_BUCKETS	32
-
-/*
- * The log-linear layout (HDR-style) that replaces it: values below
+ * Latency histograms (hist.h), log-linear (HDR-style): values below
  * TEEPROBE_HIST_SUB ns have a bucket each; above, each power-of-two range
  * [2^e, 2^(e+1)) is split into TEEPROBE_HIST_SUB buckets of equal width
  * 2^(e - TEEPROBE_HIST_SUB_BITS), so a bucket is at most 1/TEEPROBE_HIST_SUB
  * (12.5 %) of its low edge wide. Bucket i < TEEPROBE_HIST_SUB holds i;
  * bucket i >= TEEPROBE_HIST_SUB starts at (SUB + i % SUB) << (i / SUB - 1).
  * The last bucket holds everything from 2^TEEPROBE_HIST_TOP_SHIFT ns
- * (about 2.1 s) up.
+ * (about 2.1 s) up. Every *_hist file ends with "# hist_sub_bits N".
  */
 #define TEEPROBE_HIST_SUB_BITS	3
 #define TEEPROBE_HIST_SUB	(1 << TEEPROBE_HIST_SUB_BITS)
 #define TEEPROBE_HIST_TOP_SHIFT	31
-#define TEEPROBE_HIST_LL_BUCKETS \
+#define TEEPROBE_HIST_BUCKETS \
 	((TEEPROBE_HIST_TOP_SHIFT - TEEPROBE_HIST_SUB_BITS + 1) * \
 	 TEEPROBE_HIST_SUB + 1)
+
+/*
+ * The log2 layout of modules before it, which the tools still read (a
+ * *_hist file without "# hist_sub_bits"): bucket 0 holds 0 and 1 ns,
+ * bucket i [2^i, 2^(i+1)) ns, the last everything from
+ * 2^(TEEPROBE_HIST_LOG2_BUCKETS - 1) up.
+ */
+#define TEEPROBE_HIST_LOG2_BUCKETS	32
 
 /* The counters; TEEPROBE_TCP_COUNTER_NAMES gives their debugfs names. */
 enum teeprobe_tcp_counter {
 	TEEPROBE_TCP_SYNS,		/* SYNs to a listener (tcp_conn_request) */
 	TEEPROBE_TCP_SYNACKS,		/* first SYN/ACKs of request sockets */
 	TEEPROBE_TCP_SYNCOOKIES,	/* SYN/ACKs with a syncookie */
-	TEEPROBE_TCP_SYN_DROPS,		/* SYNs answered by no SYN/ACK: the
-					 * rest of syns, filled in on output */
+	/* SYNs answered by no SYN/ACK: the rest of syns, filled in on output */
+	TEEPROBE_TCP_SYN_DROPS,
 	TEEPROBE_TCP_LISTEN_OVERFLOWS,	/* SYN or final ACK met a full accept queue */
 	TEEPROBE_TCP_SYNACK_RETRANS,	/* SYN/ACK retransmits */
 	TEEPROBE_TCP_REQ_DROPS,		/* tracked request socks freed unanswered */
@@ -68,8 +70,8 @@ enum teeprobe_tcp_phase {
 	TEEPROBE_TCP_CONNECT,		/* client: SYN_SENT -> ESTABLISHED */
 	TEEPROBE_TCP_CONNECT_CALL,	/* client: a blocking connect() call */
 	TEEPROBE_TCP_SYN_WAIT,		/* server: the SYN's wait for NET_RX */
-	TEEPROBE_TCP_ACK_WAIT,		/* server: the final ACK's (a part of
-					 * synack_ack) */
+	/* server: the final ACK's wait for NET_RX (a part of synack_ack) */
+	TEEPROBE_TCP_ACK_WAIT,
 	TEEPROBE_TCP_PHASES,
 };
 
@@ -80,7 +82,7 @@ enum teeprobe_tcp_phase {
 /*
  * tcp_phases' header: a port ("other" for the ports not followed by
  * number), a phase of TEEPROBE_TCP_PHASE_NAMES, then five numbers in ns
- * (p50 and p99 are the tops of the log2 buckets that hold them)
+ * (p50 and p99 placed within the log-linear buckets that hold them)
  */
 #define TEEPROBE_TCP_PHASES_HEADER \
 	"port phase count sum_ns max_ns p50_ns p99_ns"

@@ -189,6 +189,7 @@ TEEPROBE_SHOW(tcp_probes, teeprobe_tcp_show_probes);
 TEEPROBE_SHOW(tcp_stats, teeprobe_tcp_show_stats);
 TEEPROBE_SHOW(tcp_phases, teeprobe_tcp_show_phases);
 TEEPROBE_SHOW(tcp_hist, teeprobe_tcp_show_hist);
+TEEPROBE_SHOW(memory, teeprobe_show_memory);
 
 static const struct file_operations reset_fops = {
 	.owner	= THIS_MODULE,
@@ -231,6 +232,7 @@ int teeprobe_debugfs_init(void)
 	debugfs_create_file("tcp_phases", 0400, teeprobe_dir, NULL,
 			    &tcp_phases_fops);
 	debugfs_create_file("tcp_hist", 0400, teeprobe_dir, NULL, &tcp_hist_fops);
+	debugfs_create_file("memory", 0400, teeprobe_dir, NULL, &memory_fops);
 	return 0;
 }
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hist.h - log2 latency histograms, pure logic shared by every part of
- * teeprobe and tested alone by KUnit.
+ * hist.h - log-linear latency histograms, pure logic shared by every part
+ * of teeprobe and tested alone by KUnit.
  *
- * Bucket 0 holds values 0 and 1; bucket i (1 <= i < TEEPROBE_HIST_BUCKETS - 1)
- * holds [2^i, 2^(i+1)); the last bucket holds everything from
- * 2^(TEEPROBE_HIST_BUCKETS - 1) up. Values are nanoseconds, so 32 buckets
- * reach 2^31 ns (about 2.1 s) before the overflow bucket.
+ * The layout is abi.h's: values below TEEPROBE_HIST_SUB ns have a bucket
+ * each; above, each power-of-two range is split into TEEPROBE_HIST_SUB
+ * buckets of equal width, so a value is known within 1/TEEPROBE_HIST_SUB
+ * (12.5 %) of itself; the last bucket holds everything from
+ * 2^TEEPROBE_HIST_TOP_SHIFT ns (about 2.1 s) up. Values are nanoseconds.
  */
 #ifndef TEEPROBE_HIST_H
 #define TEEPROBE_HIST_H
@@ -18,7 +19,6 @@
 
 #include "abi.h"
 
-
 struct teeprobe_hist {
 	u64 count;
 	u64 sum;
@@ -29,15 +29,28 @@ struct teeprobe_hist {
 /* teeprobe_hist_bucket - index of the bucket that counts @value */
 static inline unsigned int teeprobe_hist_bucket(u64 value)
 {
-	if (value < 2)
-		return 0;
-	return min_t(unsigned int, ilog2(value), TEEPROBE_HIST_BUCKETS - 1);
+	unsigned int shift;
+
+	if (value < TEEPROBE_HIST_SUB)
+		return value;
+	if (value >= 1ULL << TEEPROBE_HIST_TOP_SHIFT)
+		return TEEPROBE_HIST_BUCKETS - 1;
+	/* value >> shift is in [SUB, 2 * SUB): the sub-bucket, plus SUB */
+	shift = ilog2(value) - TEEPROBE_HIST_SUB_BITS;
+	return shift * TEEPROBE_HIST_SUB + (unsigned int)(value >> shift);
 }
 
-/* teeprobe_hist_bucket_low - smallest value counted by bucket @i */
+/*
+ * teeprobe_hist_bucket_low - smallest value counted by bucket @i; for @i
+ * past the last bucket, the last bucket's
+ */
 static inline u64 teeprobe_hist_bucket_low(unsigned int i)
 {
-	return i ? 1ULL << i : 0;
+	if (i < TEEPROBE_HIST_SUB)
+		return i;
+	i = min_t(unsigned int, i, TEEPROBE_HIST_BUCKETS - 1);
+	return (u64)(TEEPROBE_HIST_SUB + i % TEEPROBE_HIST_SUB) <<
+	       (i / TEEPROBE_HIST_SUB - 1);
 }
 
 /* teeprobe_hist_add - count one @value */
@@ -64,85 +77,51 @@ static inline void teeprobe_hist_merge(struct teeprobe_hist *dst,
 }
 
 /*
- * teeprobe_hist_percentile - an upper bound of the @pct-th percentile
- * (0 < @pct <= 100): the top of the bucket that holds it, never above the
- * largest value counted. 0 when nothing was counted.
- */
-static inline u64 teeprobe_hist_percentile(const struct teeprobe_hist *h,
-					   unsigned int pct)
-{
-	u64 rank, seen = 0;
-	unsigned int i;
-
-	if (!h->count)
-		return 0;
-	rank = div64_u64(h->count * min(pct, 100U) + 99, 100);
-	rank = max_t(u64, rank, 1);
-	for (i = 0; i < TEEPROBE_HIST_BUCKETS - 1; i++) {
-		seen += h->bucket[i];
-		if (seen >= rank)
-			return min(teeprobe_hist_bucket_low(i + 1) - 1, h->max);
-	}
-	return h->max;
-}
-
-/* ---- log-linear buckets (abi.h: TEEPROBE_HIST_SUB_BITS) ------------- */
-
-/* teeprobe_hist_ll_bucket - index of the log-linear bucket that counts @value */
-static inline unsigned int teeprobe_hist_ll_bucket(u64 value)
-{
-	unsigned int shift;
-
-	if (value < TEEPROBE_HIST_SUB)
-		return value;
-	if (value >= 1ULL << TEEPROBE_HIST_TOP_SHIFT)
-		return TEEPROBE_HIST_LL_BUCKETS - 1;
-	/* value >> shift is in [SUB, 2 * SUB): the sub-bucket, plus SUB */
-	shift = ilog2(value) - TEEPROBE_HIST_SUB_BITS;
-	return shift * TEEPROBE_HIST_SUB + (unsigned int)(value >> shift);
-}
-
-/*
- * teeprobe_hist_ll_bucket_low - smallest value counted by log-linear
- * bucket @i; for @i past the last bucket, the last bucket's
- */
-static inline u64 teeprobe_hist_ll_bucket_low(unsigned int i)
-{
-	if (i < TEEPROBE_HIST_SUB)
-		return i;
-	i = min_t(unsigned int, i, TEEPROBE_HIST_LL_BUCKETS - 1);
-	return (u64)(TEEPROBE_HIST_SUB + i % TEEPROBE_HIST_SUB) <<
-	       (i / TEEPROBE_HIST_SUB - 1);
-}
-
-/*
- * teeprobe_hist_ll_percentile - the @pct-th percentile (0 < @pct <= 100,
- * larger is 100) of @count values counted in log-linear @bucket, @max the
+ * teeprobe_hist_buckets_percentile - the @pct-th percentile (0 < @pct <=
+ * 100, larger is 100) of @count values counted in @bucket, @max the
  * largest: the nearest rank, placed within its bucket as if the bucket's
  * values were spread evenly over it, never above @max. 0 when @count is 0.
  */
-static inline u64 teeprobe_hist_ll_percentile(const u64 *bucket, u64 count,
-					      u64 max, unsigned int pct)
+static inline u64 teeprobe_hist_buckets_percentile(const u64 *bucket,
+						   u64 count, u64 max,
+						   unsigned int pct)
 {
-	u64 rank, seen = 0, low, top, at;
+	u64 rank, seen = 0, low, top, nth, n;
 	unsigned int i;
 
 	if (!count)
 		return 0;
 	rank = div64_u64(count * min(pct, 100U) + 99, 100);
 	rank = max_t(u64, rank, 1);
-	for (i = 0; i < TEEPROBE_HIST_LL_BUCKETS - 1; i++) {
+	for (i = 0; i < TEEPROBE_HIST_BUCKETS - 1; i++) {
 		if (seen + bucket[i] >= rank)
 			break;
 		seen += bucket[i];
 	}
-	if (i == TEEPROBE_HIST_LL_BUCKETS - 1 || !bucket[i])
+	if (i == TEEPROBE_HIST_BUCKETS - 1 || !bucket[i])
 		return max;
-	low = teeprobe_hist_ll_bucket_low(i);
-	top = teeprobe_hist_ll_bucket_low(i + 1) - 1;
-	/* the (rank - seen)-th of bucket[i] values spread over [low, top] */
-	at = low + mul_u64_u64_div_u64(top - low, rank - seen, bucket[i]);
-	return min(at, max);
+	low = teeprobe_hist_bucket_low(i);
+	top = teeprobe_hist_bucket_low(i + 1) - 1;
+	/*
+	 * The nth of n values spread over [low, top]; top - low < 2^31, so
+	 * n below 2^32 keeps the product in 64 bits (and needs no helper
+	 * that not every kernel exports)
+	 */
+	nth = rank - seen;
+	n = bucket[i];
+	while (n >> 32) {
+		nth >>= 1;
+		n >>= 1;
+	}
+	return min(low + div64_u64((top - low) * nth, n), max);
+}
+
+/* teeprobe_hist_percentile - the @pct-th percentile of @h, as above */
+static inline u64 teeprobe_hist_percentile(const struct teeprobe_hist *h,
+					   unsigned int pct)
+{
+	return teeprobe_hist_buckets_percentile(h->bucket, h->count, h->max,
+						pct);
 }
 
 #endif /* TEEPROBE_HIST_H */

@@ -18,10 +18,13 @@
 #include <linux/jiffies.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
+#include "hist.h"
 #include "teeprobe.h"
 #include "window.h"
 
@@ -124,22 +127,139 @@ unsigned long teeprobe_windows_flush_quiet(struct teeprobe_window *(*window_of)(
 }
 
 /*
- * teeprobe_reset_each_cpu - run @reset on every possible CPU's state: on
- * the CPU itself when it is online (an IPI; @reset gets NULL and takes its
- * own), directly with @state_of(cpu) when it is offline
+ * teeprobe_reset_each_cpu - run @reset for every possible CPU, its number
+ * as the argument (teeprobe_cpu_of()): on the CPU itself when it is online
+ * (an IPI, so the reset never races with its probes), directly when it is
+ * offline
  */
-void teeprobe_reset_each_cpu(smp_call_func_t reset, void *(*state_of)(int cpu))
+void teeprobe_reset_each_cpu(smp_call_func_t reset)
 {
 	int cpu;
 
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		if (cpu_online(cpu))
-			smp_call_function_single(cpu, reset, NULL, 1);
+			smp_call_function_single(cpu, reset, (void *)(long)cpu, 1);
 		else
-			reset(state_of(cpu));
+			reset((void *)(long)cpu);
 	}
 	cpus_read_unlock();
+}
+
+/* The bytes each CPU holds in teeprobe's per-CPU allocations */
+static atomic_long_t percpu_bytes = ATOMIC_LONG_INIT(0);
+
+/*
+ * teeprobe_alloc_percpu - @size zeroed bytes per CPU, counted in debugfs
+ * "memory". alloc_percpu's unit is PCPU_MIN_UNIT_SIZE (32 KiB): parts with
+ * more per CPU allocate it in pieces (teeprobe_alloc_percpu_n()).
+ */
+void __percpu *teeprobe_alloc_percpu(size_t size, size_t align)
+{
+	void __percpu *p;
+
+	if (WARN_ON_ONCE(size > PCPU_MIN_UNIT_SIZE))
+		return NULL;
+	p = __alloc_percpu(size, align);
+	if (p)
+		atomic_long_add(size, &percpu_bytes);
+	return p;
+}
+
+/* teeprobe_free_percpu - free @p (NULL is fine), allocated with @size */
+void teeprobe_free_percpu(void __percpu *p, size_t size)
+{
+	if (!p)
+		return;
+	free_percpu(p);
+	atomic_long_sub(size, &percpu_bytes);
+}
+
+/*
+ * teeprobe_alloc_percpu_n - @n per-CPU blocks of @size into @blocks; on
+ * failure none is left and -ENOMEM returned
+ */
+int teeprobe_alloc_percpu_n(void __percpu **blocks, unsigned int n,
+			    size_t size, size_t align)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		blocks[i] = teeprobe_alloc_percpu(size, align);
+		if (!blocks[i]) {
+			teeprobe_free_percpu_n(blocks, i, size);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* teeprobe_free_percpu_n - free the @n blocks of teeprobe_alloc_percpu_n() */
+void teeprobe_free_percpu_n(void __percpu **blocks, unsigned int n,
+			    size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		teeprobe_free_percpu(blocks[i], size);
+		blocks[i] = NULL;
+	}
+}
+
+/* teeprobe_show_memory - debugfs "memory": what teeprobe holds per CPU */
+void teeprobe_show_memory(struct seq_file *m)
+{
+	seq_printf(m, "percpu_bytes %ld\n", atomic_long_read(&percpu_bytes));
+}
+
+/*
+ * teeprobe_seq_hist_header - the header line of a *_hist file: "# "
+ * @columns (what names a row), bucket_low_ns, a column per CPU, all
+ */
+void teeprobe_seq_hist_header(struct seq_file *m, const char *columns)
+{
+	int cpu;
+
+	seq_printf(m, "# %s bucket_low_ns", columns);
+	for_each_possible_cpu(cpu)
+		seq_printf(m, " cpu%d", cpu);
+	seq_puts(m, " all\n");
+}
+
+/*
+ * teeprobe_seq_hist_rows - the non-empty buckets of one histogram kept per
+ * CPU at @offset in the per-CPU block @base: "@label bucket_low_ns", each
+ * CPU's count, their sum
+ */
+void teeprobe_seq_hist_rows(struct seq_file *m, const char *label,
+			    const void __percpu *base, size_t offset)
+{
+	const struct teeprobe_hist *h;
+	unsigned int b;
+	int cpu;
+
+	for (b = 0; b < TEEPROBE_HIST_BUCKETS; b++) {
+		u64 total = 0;
+
+		for_each_possible_cpu(cpu) {
+			h = (const void *)per_cpu_ptr(base, cpu) + offset;
+			total += h->bucket[b];
+		}
+		if (!total)
+			continue;
+		seq_printf(m, "%s %llu", label, teeprobe_hist_bucket_low(b));
+		for_each_possible_cpu(cpu) {
+			h = (const void *)per_cpu_ptr(base, cpu) + offset;
+			seq_printf(m, " %llu", h->bucket[b]);
+		}
+		seq_printf(m, " %llu\n", total);
+	}
+}
+
+/* teeprobe_seq_hist_trailer - the layout line every *_hist file ends with */
+void teeprobe_seq_hist_trailer(struct seq_file *m)
+{
+	seq_printf(m, "# hist_sub_bits %d\n", TEEPROBE_HIST_SUB_BITS);
 }
 
 /* teeprobe_reset_all - zero every counter and histogram, then say so */

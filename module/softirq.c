@@ -88,7 +88,11 @@ struct tp_netrx_cpu {
 	} sched[TP_NETRX_POLLED];
 };
 
-static DEFINE_PER_CPU(struct tp_netrx_cpu, netrx_cpu);
+/*
+ * Allocated at init, not DEFINE_PER_CPU: a module's static per-CPU data
+ * comes out of the kernel's small reserve for all modules (8 KiB on arm64)
+ */
+static struct tp_netrx_cpu __percpu *netrx_cpu;
 
 /* counts_add_run - fold one finished run into @c */
 static void counts_add_run(struct teeprobe_netrx_counts *c, u64 run_ns,
@@ -121,7 +125,7 @@ static noinline void netrx_close(struct tp_netrx_cpu *st,
  */
 static __always_inline struct tp_netrx_cpu *netrx_this_cpu(u64 now)
 {
-	struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
+	struct tp_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	struct teeprobe_window closed;
 
 	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
@@ -199,7 +203,7 @@ static void tp_softirq_raise(void *data, unsigned int vec_nr)
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
 	local_irq_save(flags);
-	st = this_cpu_ptr(&netrx_cpu);
+	st = this_cpu_ptr(netrx_cpu);
 	/*
 	 * Only the first raise before a run starts the clock: the others (an
 	 * interrupt per packet under load) are counted in the open window.
@@ -326,7 +330,7 @@ static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	u64 packets = work > 0 ? work : 0;
 
 	local_irq_save(flags);
-	st = this_cpu_ptr(&netrx_cpu);
+	st = this_cpu_ptr(netrx_cpu);
 	/* In a run, its entry rolled the window: no clock read per poll. */
 	if (!st->entry_ns)
 		st = netrx_this_cpu_now();
@@ -362,7 +366,7 @@ static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
  */
 u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id)
 {
-	const struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
+	const struct tp_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	u64 entry = READ_ONCE(st->entry_ns), sched;
 	s64 delay = READ_ONCE(st->run_delay_ns);
 	unsigned int i;
@@ -399,7 +403,7 @@ static struct delayed_work netrx_flush_work;
 /* netrx_flush - close this CPU's window if it ended with windows of @len */
 static void netrx_flush(u64 len)
 {
-	struct tp_netrx_cpu *st = this_cpu_ptr(&netrx_cpu);
+	struct tp_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	struct teeprobe_window closed;
 
 	if (teeprobe_window_flush(&st->window, teeprobe_now_ns(), len, &closed))
@@ -421,7 +425,7 @@ static void netrx_flush_open(void *unused)
 /* netrx_window_of - @cpu's window, for the flush */
 static struct teeprobe_window *netrx_window_of(int cpu)
 {
-	return &per_cpu_ptr(&netrx_cpu, cpu)->window;
+	return &per_cpu_ptr(netrx_cpu, cpu)->window;
 }
 
 /* netrx_flush_fn - close the windows of quiet CPUs; run again next window */
@@ -434,16 +438,10 @@ static void netrx_flush_fn(struct work_struct *work)
 
 /* ---- reset and debugfs ---------------------------------------------------- */
 
-/* netrx_state_of - @cpu's state, for a reset while it is offline */
-static void *netrx_state_of(int cpu)
-{
-	return per_cpu_ptr(&netrx_cpu, cpu);
-}
-
-/* netrx_reset_cpu - zero this CPU's totals (IPI, or an offline CPU) */
+/* netrx_reset_cpu - zero a CPU's totals (on it by IPI, or offline) */
 static void netrx_reset_cpu(void *info)
 {
-	struct tp_netrx_cpu *st = info ? info : this_cpu_ptr(&netrx_cpu);
+	struct tp_netrx_cpu *st = per_cpu_ptr(netrx_cpu, teeprobe_cpu_of(info));
 
 	memset(&st->total, 0, sizeof(st->total));
 	memset(&st->inline_delay, 0, sizeof(st->inline_delay));
@@ -457,7 +455,7 @@ static void netrx_reset_cpu(void *info)
  */
 void teeprobe_softirq_reset(void)
 {
-	teeprobe_reset_each_cpu(netrx_reset_cpu, netrx_state_of);
+	teeprobe_reset_each_cpu(netrx_reset_cpu);
 }
 
 /* counts_merge - add the counters of one CPU into @sum */
@@ -506,7 +504,7 @@ void teeprobe_softirq_show_stats(struct seq_file *m)
 	}
 	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns tee_runs tee_delay_sum_ns\n");
 	for_each_possible_cpu(cpu) {
-		struct tp_netrx_cpu *st = per_cpu_ptr(&netrx_cpu, cpu);
+		struct tp_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
 
 		c = st->total;
 		h[0] = st->inline_delay;
@@ -523,47 +521,17 @@ void teeprobe_softirq_show_stats(struct seq_file *m)
 		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
 }
 
-/* show_hist_rows - the non-empty rows of one histogram, a column per CPU */
-static void show_hist_rows(struct seq_file *m, const char *name,
-			   size_t offset)
-{
-	unsigned int b;
-	int cpu;
-
-	for (b = 0; b < TEEPROBE_HIST_BUCKETS; b++) {
-		u64 total = 0;
-
-		for_each_possible_cpu(cpu) {
-			const struct teeprobe_hist *h = (void *)per_cpu_ptr(&netrx_cpu, cpu) + offset;
-
-			total += h->bucket[b];
-		}
-		if (!total)
-			continue;
-		seq_printf(m, "%s %llu", name, teeprobe_hist_bucket_low(b));
-		for_each_possible_cpu(cpu) {
-			const struct teeprobe_hist *h = (void *)per_cpu_ptr(&netrx_cpu, cpu) + offset;
-
-			seq_printf(m, " %llu", h->bucket[b]);
-		}
-		seq_printf(m, " %llu\n", total);
-	}
-}
-
 /* teeprobe_softirq_show_hist - netrx_hist: delays, then run times */
 void teeprobe_softirq_show_hist(struct seq_file *m)
 {
-	int cpu;
-
-	seq_puts(m, "# hist bucket_low_ns");
-	for_each_possible_cpu(cpu)
-		seq_printf(m, " cpu%d", cpu);
-	seq_puts(m, " all\n");
-	show_hist_rows(m, "inline_delay",
-		       offsetof(struct tp_netrx_cpu, inline_delay));
-	show_hist_rows(m, "ksoftirqd_delay",
-		       offsetof(struct tp_netrx_cpu, ksoftirqd_delay));
-	show_hist_rows(m, "run", offsetof(struct tp_netrx_cpu, run));
+	teeprobe_seq_hist_header(m, "hist");
+	teeprobe_seq_hist_rows(m, "inline_delay", netrx_cpu,
+			       offsetof(struct tp_netrx_cpu, inline_delay));
+	teeprobe_seq_hist_rows(m, "ksoftirqd_delay", netrx_cpu,
+			       offsetof(struct tp_netrx_cpu, ksoftirqd_delay));
+	teeprobe_seq_hist_rows(m, "run", netrx_cpu,
+			       offsetof(struct tp_netrx_cpu, run));
+	teeprobe_seq_hist_trailer(m);
 }
 
 /* ---- init and exit -------------------------------------------------------- */
@@ -573,10 +541,17 @@ int teeprobe_softirq_init(void)
 {
 	int ret;
 
+	netrx_cpu = teeprobe_alloc_percpu(sizeof(struct tp_netrx_cpu),
+					  __alignof__(struct tp_netrx_cpu));
+	if (!netrx_cpu)
+		return -ENOMEM;
 	ret = teeprobe_hooks_attach("netrx", netrx_hooks,
 				    ARRAY_SIZE(netrx_hooks));
-	if (ret)
+	if (ret) {
+		teeprobe_free_percpu(netrx_cpu, sizeof(struct tp_netrx_cpu));
+		netrx_cpu = NULL;
 		return ret;
+	}
 	INIT_DELAYED_WORK(&netrx_flush_work, netrx_flush_fn);
 	schedule_delayed_work(&netrx_flush_work,
 			      nsecs_to_jiffies(teeprobe_window_len_ns()));
@@ -591,4 +566,6 @@ void teeprobe_softirq_exit(void)
 	cancel_delayed_work_sync(&netrx_flush_work);
 	/* Nothing updates the windows any more: close them, no data lost. */
 	on_each_cpu(netrx_flush_open, NULL, 1);
+	teeprobe_free_percpu(netrx_cpu, sizeof(struct tp_netrx_cpu));
+	netrx_cpu = NULL;
 }

@@ -45,10 +45,12 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/skbuff.h>
@@ -137,11 +139,16 @@ MODULE_PARM_DESC(tcp_timeout_s, "seconds after which a handshake never seen to f
 /* ---- state ---------------------------------------------------------- */
 
 /*
- * Ports get a slot on first sight; slot 0 counts every port beyond. Eleven
- * ports and "other" keep a CPU's counters, with seven phase histograms a
- * port, within alloc_percpu's 32 KiB unit.
+ * Ports get a slot on first sight, in order; slot 0 counts every port
+ * beyond. Eleven ports and "other" keep a CPU's counters each. Their phase
+ * histograms (13 KiB a port and CPU) are a per-CPU block a slot, allocated
+ * ahead of need: TP_TCP_SPARE slots past the last one taken always have
+ * theirs, and taking a slot has a work allocate the next (tcp_grow_fn).
+ * More new ports than that within the work's delay lose their first
+ * phases, counted as phases_lost in tcp_phases.
  */
 #define TP_TCP_PORTS		12
+#define TP_TCP_SPARE		2
 #define TP_TCP_EXPIRE_NS	NSEC_PER_SEC	/* expiry pass at most this often */
 
 /* Table keys: the socket's address with its kind in the low bits */
@@ -153,9 +160,15 @@ enum tp_tcp_kind {
 };
 
 struct tp_tcp_cpu {
-	struct teeprobe_tcp_counts port[TP_TCP_PORTS];	/* since load/reset */
+	u64 port[TP_TCP_PORTS][TEEPROBE_TCP_COUNTERS];	/* since load/reset */
+	u64 phases_lost;		/* phases of a slot without its block */
 	struct teeprobe_window window;			/* the open window */
-	struct teeprobe_tcp_counts win;			/* its counters */
+	struct teeprobe_tcp_window_counts win;		/* its counters */
+};
+
+/* A port's phase histograms on one CPU */
+struct tp_tcp_phases {
+	struct teeprobe_hist phase[TEEPROBE_TCP_PHASES];
 };
 
 /*
@@ -173,6 +186,11 @@ struct tp_syn {
 };
 
 static struct tp_tcp_cpu __percpu *tcp_cpu;
+/* Each port's counters and phases on each CPU, since load or reset */
+static struct tp_tcp_phases __percpu *tcp_phases[TP_TCP_PORTS];
+static DEFINE_MUTEX(tcp_grow_lock);	/* serializes tcp_phases' growth */
+static struct work_struct tcp_grow_work;
+static struct irq_work tcp_grow_irq;
 static DEFINE_PER_CPU(struct tp_syn, tcp_syn_now[2]);
 /* the final ACK's wait, from syn_recv_sock's hook to hashdance's */
 static DEFINE_PER_CPU(u32, tcp_ack_wait_now[2]);
@@ -201,7 +219,12 @@ static unsigned int port_slot(u16 port)
 			return i;
 		if (!v) {
 			v = cmpxchg(&tcp_ports[i], 0, port);
-			if (!v || v == port)
+			if (!v) {
+				/* any context: an irq_work can be queued from NMI */
+				irq_work_queue(&tcp_grow_irq);
+				return i;
+			}
+			if (v == port)
 				return i;
 		}
 	}
@@ -216,19 +239,19 @@ static unsigned int port_slot(u16 port)
  * SYNs counted on a CPU were dropped (a SYN being served right now counts
  * among them until its SYN/ACK leaves)
  */
-static void fill_syn_drops(struct teeprobe_tcp_counts *c)
+static void fill_syn_drops(u64 *count)
 {
-	u64 answered = c->count[TEEPROBE_TCP_SYNACKS] +
-		       c->count[TEEPROBE_TCP_SYNCOOKIES];
+	u64 answered = count[TEEPROBE_TCP_SYNACKS] +
+		       count[TEEPROBE_TCP_SYNCOOKIES];
 
-	c->count[TEEPROBE_TCP_SYN_DROPS] = c->count[TEEPROBE_TCP_SYNS] > answered ?
-		c->count[TEEPROBE_TCP_SYNS] - answered : 0;
+	count[TEEPROBE_TCP_SYN_DROPS] = count[TEEPROBE_TCP_SYNS] > answered ?
+		count[TEEPROBE_TCP_SYNS] - answered : 0;
 }
 
 /* hs_window_close - emit the closed window @w of this CPU and start afresh */
 static void hs_window_close(struct tp_tcp_cpu *st, const struct teeprobe_window *w)
 {
-	fill_syn_drops(&st->win);
+	fill_syn_drops(st->win.count);
 	trace_teeprobe_tcp_window(smp_processor_id(), w->start_ns, w->len_ns,
 				  &st->win);
 	memset(&st->win, 0, sizeof(st->win));
@@ -255,18 +278,26 @@ static void hs_account(u64 now, unsigned int slot,
 		       enum teeprobe_tcp_counter counter, const u64 *phase_ns,
 		       unsigned long phases)
 {
+	struct tp_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
+	struct tp_tcp_phases *port = NULL;
 	struct tp_tcp_cpu *st;
 	unsigned long flags;
 	unsigned int i;
 
 	local_irq_save(flags);
 	st = hs_this_cpu(now);
-	st->port[slot].count[counter]++;
+	st->port[slot][counter]++;
 	st->win.count[counter]++;
+	if (phases) {
+		if (blk)
+			port = this_cpu_ptr(blk);
+		else
+			st->phases_lost++;
+	}
 	for_each_set_bit(i, &phases, TEEPROBE_TCP_PHASES) {
-		teeprobe_hist_add(&st->port[slot].phase[i], phase_ns[i]);
-		/* teeprobe_tcp_window carries the first five phases only */
-		if (i < TEEPROBE_TCP_SYN_WAIT)
+		if (port)
+			teeprobe_hist_add(&port->phase[i], phase_ns[i]);
+		if (i < TEEPROBE_TCP_WINDOW_PHASES)
 			teeprobe_hist_add(&st->win.phase[i], phase_ns[i]);
 	}
 	local_irq_restore(flags);
@@ -887,18 +918,21 @@ static void hs_flush_fn(struct work_struct *work)
 
 /* ---- reset and debugfs ---------------------------------------------------- */
 
-/* hs_state_of - @cpu's state, for a reset while it is offline */
-static void *hs_state_of(int cpu)
-{
-	return per_cpu_ptr(tcp_cpu, cpu);
-}
-
-/* hs_reset_cpu - zero this CPU's totals (IPI, or an offline CPU) */
+/* hs_reset_cpu - zero a CPU's totals (on it by IPI, or offline) */
 static void hs_reset_cpu(void *info)
 {
-	struct tp_tcp_cpu *st = info ? info : this_cpu_ptr(tcp_cpu);
+	int cpu = teeprobe_cpu_of(info);
+	struct tp_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
+	unsigned int slot;
 
 	memset(st->port, 0, sizeof(st->port));
+	st->phases_lost = 0;
+	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
+		struct tp_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
+
+		if (blk)
+			memset(per_cpu_ptr(blk, cpu), 0, sizeof(*blk));
+	}
 }
 
 /*
@@ -907,7 +941,7 @@ static void hs_reset_cpu(void *info)
  */
 void teeprobe_tcp_reset(void)
 {
-	teeprobe_reset_each_cpu(hs_reset_cpu, hs_state_of);
+	teeprobe_reset_each_cpu(hs_reset_cpu);
 	teeprobe_tcp_table_reset_counts(&tcp_table);
 }
 
@@ -927,56 +961,69 @@ static bool show_port(unsigned int slot, char *buf, size_t len)
 	return port != 0;
 }
 
-/* counts_empty - whether nothing was counted in @c */
-static bool counts_empty(const struct teeprobe_tcp_counts *c)
+/* counts_empty - whether nothing was counted in @count */
+static bool counts_empty(const u64 *count)
 {
 	unsigned int i;
 
 	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
-		if (c->count[i])
+		if (count[i])
 			return false;
 	return true;
 }
 
 /* show_counts_line - one counters line of tcp_stats */
 static void show_counts_line(struct seq_file *m, const char *cpu,
-			     const char *port, struct teeprobe_tcp_counts *c)
+			     const char *port, const u64 *count)
 {
+	u64 c[TEEPROBE_TCP_COUNTERS];
 	unsigned int i;
 
+	memcpy(c, count, sizeof(c));
 	fill_syn_drops(c);
 	seq_printf(m, "%s %s", cpu, port);
 	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
-		seq_printf(m, " %llu", c->count[i]);
+		seq_printf(m, " %llu", c[i]);
 	seq_putc(m, '\n');
 }
 
 /*
- * tcp_sum_ports - @sum[slot]: each port's counters and phase histograms,
- * every CPU added; with @m, each CPU's line of counters printed on the way
+ * tcp_sums - each port's counters and phase histograms with every CPU
+ * added (kvfree() it), each CPU's counters line printed to @m on the way
+ * when @per_cpu; NULL, said in @m, when out of memory
  */
-static void tcp_sum_ports(struct seq_file *m, struct teeprobe_tcp_counts *sum,
-			  struct teeprobe_tcp_counts *one)
+static struct teeprobe_tcp_counts *tcp_sums(struct seq_file *m, bool per_cpu)
 {
+	struct teeprobe_tcp_counts *sum;
 	char cpu_name[16], port[16];
 	unsigned int slot, i;
 	int cpu;
 
+	sum = kvcalloc(TP_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
+	if (!sum) {
+		seq_puts(m, "# error ENOMEM\n");
+		return NULL;
+	}
 	for_each_possible_cpu(cpu) {
+		const struct tp_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
+
 		snprintf(cpu_name, sizeof(cpu_name), "%d", cpu);
 		for (slot = 0; slot < TP_TCP_PORTS; slot++) {
-			*one = per_cpu_ptr(tcp_cpu, cpu)->port[slot];
-			if (!show_port(slot, port, sizeof(port)) || counts_empty(one))
+			struct tp_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
+
+			if (!show_port(slot, port, sizeof(port)) ||
+			    counts_empty(st->port[slot]))
 				continue;
-			if (m)
-				show_counts_line(m, cpu_name, port, one);
+			if (per_cpu)
+				show_counts_line(m, cpu_name, port, st->port[slot]);
 			for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
-				sum[slot].count[i] += one->count[i];
-			for (i = 0; i < TEEPROBE_TCP_PHASES; i++)
+				sum[slot].count[i] += st->port[slot][i];
+			for (i = 0; blk && i < TEEPROBE_TCP_PHASES; i++)
 				teeprobe_hist_merge(&sum[slot].phase[i],
-						    &one->phase[i]);
+						    &per_cpu_ptr(blk, cpu)->phase[i]);
 		}
 	}
+	return sum;
 }
 
 /*
@@ -986,25 +1033,23 @@ static void tcp_sum_ports(struct seq_file *m, struct teeprobe_tcp_counts *sum,
  */
 void teeprobe_tcp_show_stats(struct seq_file *m)
 {
-	struct teeprobe_tcp_counts *sum, *one;
+	struct teeprobe_tcp_counts *sum;
 	struct teeprobe_tcp_table_stats ts;
 	unsigned int slot, i;
 	char port[16];
 
-	sum = kcalloc(TP_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
-	one = kmalloc(sizeof(*one), GFP_KERNEL);
-	if (!sum || !one) {
-		seq_puts(m, "# error ENOMEM\n");
-		goto out;
-	}
 	seq_puts(m, "# cpu port");
 	for (i = 0; i < TEEPROBE_TCP_COUNTERS; i++)
 		seq_printf(m, " %s", tcp_counter_names[i]);
 	seq_putc(m, '\n');
-	tcp_sum_ports(m, sum, one);
+	sum = tcp_sums(m, true);
+	if (!sum)
+		return;
 	for (slot = 0; slot < TP_TCP_PORTS; slot++)
-		if (show_port(slot, port, sizeof(port)) && !counts_empty(&sum[slot]))
-			show_counts_line(m, "all", port, &sum[slot]);
+		if (show_port(slot, port, sizeof(port)) &&
+		    !counts_empty(sum[slot].count))
+			show_counts_line(m, "all", port, sum[slot].count);
+	kvfree(sum);
 	teeprobe_tcp_table_stats(&tcp_table, &ts);
 	seq_printf(m, "# table_size %u\n", tcp_table_size);
 	seq_printf(m, "# table_in_use %llu\n", ts.in_use);
@@ -1014,29 +1059,24 @@ void teeprobe_tcp_show_stats(struct seq_file *m)
 	teeprobe_acceptors_show(m);
 	seq_printf(m, "# window_ms %llu\n",
 		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
-out:
-	kfree(one);
-	kfree(sum);
 }
 
 /*
  * teeprobe_tcp_show_phases - tcp_phases: each port's phases for all CPUs,
- * count, sum, max and the upper bounds of p50 and p99, in ns
+ * count, sum, max, p50 and p99 (interpolated within their bucket), in ns
  */
 void teeprobe_tcp_show_phases(struct seq_file *m)
 {
-	struct teeprobe_tcp_counts *sum, *one;
+	struct teeprobe_tcp_counts *sum;
 	unsigned int slot, i;
+	u64 lost = 0;
 	char port[16];
+	int cpu;
 
-	sum = kcalloc(TP_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
-	one = kmalloc(sizeof(*one), GFP_KERNEL);
-	if (!sum || !one) {
-		seq_puts(m, "# error ENOMEM\n");
-		goto out;
-	}
 	seq_puts(m, "# " TEEPROBE_TCP_PHASES_HEADER "\n");
-	tcp_sum_ports(NULL, sum, one);
+	sum = tcp_sums(m, false);
+	if (!sum)
+		return;
 	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
 		if (!show_port(slot, port, sizeof(port)))
 			continue;
@@ -1051,43 +1091,33 @@ void teeprobe_tcp_show_phases(struct seq_file *m)
 				   teeprobe_hist_percentile(h, 99));
 		}
 	}
-out:
-	kfree(one);
-	kfree(sum);
+	kvfree(sum);
+	for_each_possible_cpu(cpu)
+		lost += per_cpu_ptr(tcp_cpu, cpu)->phases_lost;
+	seq_printf(m, "# phases_lost %llu\n", lost);
 }
 
 /* teeprobe_tcp_show_hist - tcp_hist: per port and phase, a column per CPU */
 void teeprobe_tcp_show_hist(struct seq_file *m)
 {
-	unsigned int slot, phase, b;
-	char port[16];
-	int cpu;
+	unsigned int slot, phase;
+	char label[48], port[16];
 
-	seq_puts(m, "# port phase bucket_low_ns");
-	for_each_possible_cpu(cpu)
-		seq_printf(m, " cpu%d", cpu);
-	seq_puts(m, " all\n");
+	teeprobe_seq_hist_header(m, "port phase");
 	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
-		if (!show_port(slot, port, sizeof(port)))
+		struct tp_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
+
+		if (!blk || !show_port(slot, port, sizeof(port)))
 			continue;
 		for (phase = 0; phase < TEEPROBE_TCP_PHASES; phase++) {
-			for (b = 0; b < TEEPROBE_HIST_BUCKETS; b++) {
-				u64 total = 0;
-
-				for_each_possible_cpu(cpu)
-					total += per_cpu_ptr(tcp_cpu, cpu)->port[slot].phase[phase].bucket[b];
-				if (!total)
-					continue;
-				seq_printf(m, "%s %s %llu", port,
-					   tcp_phase_names[phase],
-					   teeprobe_hist_bucket_low(b));
-				for_each_possible_cpu(cpu)
-					seq_printf(m, " %llu",
-						   per_cpu_ptr(tcp_cpu, cpu)->port[slot].phase[phase].bucket[b]);
-				seq_printf(m, " %llu\n", total);
-			}
+			snprintf(label, sizeof(label), "%s %s", port,
+				 tcp_phase_names[phase]);
+			teeprobe_seq_hist_rows(m, label, blk,
+					       offsetof(struct tp_tcp_phases, phase) +
+					       phase * sizeof(struct teeprobe_hist));
 		}
 	}
+	teeprobe_seq_hist_trailer(m);
 }
 
 /* ---- init and exit -------------------------------------------------------- */
@@ -1143,6 +1173,55 @@ static int tcp_hooks_required(void)
 	return 0;
 }
 
+/*
+ * tcp_slot_wanted - whether @slot needs its phase block now: it is taken,
+ * or one of the TP_TCP_SPARE slots taken next (slots are taken in order,
+ * 1 to TP_TCP_PORTS - 1, then "other", slot 0)
+ */
+static bool tcp_slot_wanted(unsigned int slot)
+{
+	unsigned int order = slot ? slot - 1 : TP_TCP_PORTS - 1, taken = 0;
+
+	while (taken < TP_TCP_PORTS - 1 && READ_ONCE(tcp_ports[taken + 1]))
+		taken++;
+	/* "other" counts from the first SYN beyond the last slot */
+	return order < taken + TP_TCP_SPARE;
+}
+
+/* tcp_grow_fn - allocate the phase blocks the slots taken so far want */
+static void tcp_grow_fn(struct work_struct *work)
+{
+	struct tp_tcp_phases __percpu *blk;
+	unsigned int slot;
+
+	mutex_lock(&tcp_grow_lock);
+	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
+		if (tcp_phases[slot] || !tcp_slot_wanted(slot))
+			continue;
+		blk = teeprobe_alloc_percpu(sizeof(*blk), __alignof__(*blk));
+		if (!blk)
+			break;	/* the probes count phases_lost */
+		/* zeroed memory, then the pointer the probes read */
+		smp_store_release(&tcp_phases[slot], blk);
+	}
+	mutex_unlock(&tcp_grow_lock);
+}
+
+/* tcp_grow_kick - irq_work: a slot was taken; grow from process context */
+static void tcp_grow_kick(struct irq_work *work)
+{
+	schedule_work(&tcp_grow_work);
+}
+
+/* tcp_free_percpu - free what teeprobe_tcp_init and the growth allocated */
+static void tcp_free_percpu(void)
+{
+	teeprobe_free_percpu_n((void __percpu **)tcp_phases, TP_TCP_PORTS,
+			       sizeof(struct tp_tcp_phases));
+	teeprobe_free_percpu(tcp_cpu, sizeof(struct tp_tcp_cpu));
+	tcp_cpu = NULL;
+}
+
 /* teeprobe_tcp_init - allocate the table, attach probes and tracepoints */
 int teeprobe_tcp_init(void)
 {
@@ -1151,6 +1230,7 @@ int teeprobe_tcp_init(void)
 
 	/* alloc_percpu's limit */
 	BUILD_BUG_ON(sizeof(struct tp_tcp_cpu) > PCPU_MIN_UNIT_SIZE);
+	BUILD_BUG_ON(sizeof(struct tp_tcp_phases) > PCPU_MIN_UNIT_SIZE);
 	nr_buckets = teeprobe_tcp_table_buckets(tcp_table_size);
 	/*
 	 * vmalloc: whole pages (102 KiB by default: 256 buckets of 408
@@ -1161,10 +1241,18 @@ int teeprobe_tcp_init(void)
 		return -ENOMEM;
 	teeprobe_tcp_table_init(&tcp_table, tcp_buckets, nr_buckets,
 				(u64)tcp_timeout_s * NSEC_PER_SEC);
-	tcp_cpu = alloc_percpu(struct tp_tcp_cpu);
+	INIT_WORK(&tcp_grow_work, tcp_grow_fn);
+	init_irq_work(&tcp_grow_irq, tcp_grow_kick);
+	tcp_cpu = teeprobe_alloc_percpu(sizeof(struct tp_tcp_cpu),
+					__alignof__(struct tp_tcp_cpu));
 	if (!tcp_cpu) {
 		ret = -ENOMEM;
-		goto out_free_table;
+		goto out_free_percpu;
+	}
+	tcp_grow_fn(NULL);	/* the first slots' blocks */
+	if (!tcp_phases[1]) {
+		ret = -ENOMEM;
+		goto out_free_percpu;
 	}
 	ret = teeprobe_hooks_attach("tcp", tcp_hooks, ARRAY_SIZE(tcp_hooks));
 	if (ret)
@@ -1187,8 +1275,9 @@ out_detach:
 	teeprobe_hooks_detach(tcp_hooks, ARRAY_SIZE(tcp_hooks));
 	tracepoint_synchronize_unregister();
 out_free_percpu:
-	free_percpu(tcp_cpu);
-out_free_table:
+	irq_work_sync(&tcp_grow_irq);
+	cancel_work_sync(&tcp_grow_work);
+	tcp_free_percpu();
 	vfree(tcp_buckets);
 	return ret;
 }
@@ -1201,6 +1290,9 @@ void teeprobe_tcp_exit(void)
 	tracepoint_synchronize_unregister();
 	cancel_delayed_work_sync(&hs_flush_work);
 	on_each_cpu(hs_flush_open, NULL, 1);
-	free_percpu(tcp_cpu);
+	/* no probe takes a slot any more: the last kick, then its work */
+	irq_work_sync(&tcp_grow_irq);
+	cancel_work_sync(&tcp_grow_work);
+	tcp_free_percpu();
 	vfree(tcp_buckets);
 }

@@ -20,10 +20,19 @@ enum teeprobe_tcp_side {
 	TEEPROBE_TCP_CLIENT,
 };
 
-/* Counters and phase histograms of one port (or one window) on one CPU */
+/* Counters and phase histograms of one port, all CPUs added */
 struct teeprobe_tcp_counts {
 	u64 count[TEEPROBE_TCP_COUNTERS];
 	struct teeprobe_hist phase[TEEPROBE_TCP_PHASES];
+};
+
+/* The phases teeprobe_tcp_window carries: those before the NET_RX waits */
+#define TEEPROBE_TCP_WINDOW_PHASES	TEEPROBE_TCP_SYN_WAIT
+
+/* Counters and phase histograms of one CPU's window, all ports together */
+struct teeprobe_tcp_window_counts {
+	u64 count[TEEPROBE_TCP_COUNTERS];
+	struct teeprobe_hist phase[TEEPROBE_TCP_WINDOW_PHASES];
 };
 
 /* The endpoints of a handshake, as sock:inet_sock_set_state stores them */

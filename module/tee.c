@@ -260,16 +260,16 @@ struct tp_cmd_stats {
 	struct teeprobe_hist latency;
 };
 
-struct tp_tee_cpu {
-	struct tp_cmd_stats cmd[TP_TEE_CMDS];
-	u64 untracked;		/* calls timed without an off-CPU split */
-};
 /*
  * Allocated at init, not DEFINE_PER_CPU: a module's static per-CPU data
  * comes out of the kernel's small reserve for all modules (8 KiB on
- * arm64, where OP-TEE's driver takes some too), and this is most of it.
+ * arm64, where OP-TEE's driver takes some too). A command's statistics on
+ * each CPU are a block of their own (2 KiB, most of it the histogram),
+ * kept for the preset's driver's commands and OTHER (cmd_kept()): a
+ * command of the other driver counts as OTHER.
  */
-static struct tp_tee_cpu __percpu *tee_cpu;
+static struct tp_cmd_stats __percpu *cmd_stats[TP_TEE_CMDS];
+static u64 __percpu *tee_untracked;	/* calls timed without an off-CPU split */
 
 struct tp_thread {
 	pid_t tid;
@@ -585,7 +585,6 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	u64 duration = teeprobe_ns_delta(inst->start_ns, now);
 	u64 offcpu = 0, runq = 0, queue_wait = 0, secure = 0, entries = 0;
 	struct tp_call *call = inst_call(inst);
-	struct tp_tee_cpu *cpu;
 	struct tp_cmd_stats *s;
 
 	probe_account(ri, duration);
@@ -609,10 +608,9 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		tee_clock_stop(now);
 		local_irq_restore(flags);
 	}
-	cpu = this_cpu_ptr(tee_cpu);
 	if (!call)
-		cpu->untracked++;
-	s = &cpu->cmd[cmd];
+		this_cpu_inc(*tee_untracked);
+	s = this_cpu_ptr(cmd_stats[cmd] ?: cmd_stats[TP_TEE_CMD_OTHER]);
 	s->calls++;
 	if (ret < 0)
 		s->errors++;
@@ -893,13 +891,14 @@ void teeprobe_tee_show_stats(struct seq_file *m)
 	}
 	seq_puts(m, "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns secure_entries secure_ns\n");
 	for_each_possible_cpu(cpu) {
-		struct tp_tee_cpu *tc = per_cpu_ptr(tee_cpu, cpu);
-
-		untracked += tc->untracked;
+		untracked += *per_cpu_ptr(tee_untracked, cpu);
 		snprintf(name, sizeof(name), "%d", cpu);
 		for (c = 0; c < TP_TEE_CMDS; c++) {
-			struct tp_cmd_stats *s = &tc->cmd[c];
+			struct tp_cmd_stats *s;
 
+			if (!cmd_stats[c])
+				continue;
+			s = per_cpu_ptr(cmd_stats[c], cpu);
 			if (!s->calls)
 				continue;
 			one = (struct cmd_sum){ s->calls, s->errors, s->total_ns,
@@ -925,32 +924,18 @@ void teeprobe_tee_show_stats(struct seq_file *m)
 	kfree(all);
 }
 
-/* teeprobe_tee_show_hist - log2 latency histograms, a column per CPU */
+/* teeprobe_tee_show_hist - latency histograms per command, a column per CPU */
 void teeprobe_tee_show_hist(struct seq_file *m)
 {
-	unsigned int c, b;
-	int cpu;
+	unsigned int c;
 
-	seq_puts(m, "# cmd bucket_low_ns");
-	for_each_possible_cpu(cpu)
-		seq_printf(m, " cpu%d", cpu);
-	seq_puts(m, " all\n");
-	for (c = 0; c < TP_TEE_CMDS; c++) {
-		for (b = 0; b < TEEPROBE_HIST_BUCKETS; b++) {
-			u64 total = 0;
-
-			for_each_possible_cpu(cpu)
-				total += per_cpu_ptr(tee_cpu, cpu)->cmd[c].latency.bucket[b];
-			if (!total)
-				continue;
-			seq_printf(m, "%s %llu", teeprobe_tee_cmd_name(c),
-				   teeprobe_hist_bucket_low(b));
-			for_each_possible_cpu(cpu)
-				seq_printf(m, " %llu",
-					   per_cpu_ptr(tee_cpu, cpu)->cmd[c].latency.bucket[b]);
-			seq_printf(m, " %llu\n", total);
-		}
-	}
+	teeprobe_seq_hist_header(m, "cmd");
+	for (c = 0; c < TP_TEE_CMDS; c++)
+		if (cmd_stats[c])
+			teeprobe_seq_hist_rows(m, teeprobe_tee_cmd_name(c),
+					       cmd_stats[c],
+					       offsetof(struct tp_cmd_stats, latency));
+	teeprobe_seq_hist_trailer(m);
 }
 
 /* cmp_thread - sort threads by time spent in TEE ioctls, longest first */
@@ -1002,7 +987,11 @@ void teeprobe_tee_reset(void)
 
 	mutex_lock(&probes_lock);
 	for_each_possible_cpu(cpu) {
-		memset(per_cpu_ptr(tee_cpu, cpu), 0, sizeof(struct tp_tee_cpu));
+		*per_cpu_ptr(tee_untracked, cpu) = 0;
+		for (i = 0; i < TP_TEE_CMDS; i++)
+			if (cmd_stats[i])
+				memset(per_cpu_ptr(cmd_stats[i], cpu), 0,
+				       sizeof(struct tp_cmd_stats));
 		for (i = 0; i < nr_probes; i++)
 			memset(per_cpu_ptr(probes[i].stats, cpu), 0,
 			       sizeof(struct tp_step_stats));
@@ -1019,6 +1008,17 @@ void teeprobe_tee_reset(void)
 static struct teeprobe_hook tee_hooks[] = {
 	{ .name = "sched_switch", .probe = tp_sched_switch },
 };
+
+/*
+ * cmd_kept - whether command @c has statistics of its own: OTHER, and the
+ * commands of the preset's driver (every command with preset=custom)
+ */
+static bool cmd_kept(unsigned int c)
+{
+	if (c == TP_TEE_CMD_OTHER || !strcmp(preset, "custom"))
+		return true;
+	return (c >= TP_TZ_SES_OPEN) == !strcmp(preset, "tzdriver");
+}
 
 /* describe_probes - the probes of the chosen preset, and wait_symbols */
 static int describe_probes(void)
@@ -1075,13 +1075,24 @@ int teeprobe_tee_init(void)
 	/* vmalloc: whole pages, where kmalloc would round up to a power of 2 */
 	call_pool = vcalloc(call_pool_size, sizeof(*call_pool));
 	call_used = bitmap_zalloc(call_pool_size, GFP_KERNEL);
-	tee_cpu = alloc_percpu(struct tp_tee_cpu);
-	if (!call_pool || !call_used || !tee_cpu) {
+	tee_untracked = teeprobe_alloc_percpu(sizeof(u64), __alignof__(u64));
+	if (!call_pool || !call_used || !tee_untracked) {
 		ret = -ENOMEM;
 		goto out_free_table;
 	}
+	for (i = 0; i < TP_TEE_CMDS; i++) {
+		if (!cmd_kept(i))
+			continue;
+		cmd_stats[i] = teeprobe_alloc_percpu(sizeof(struct tp_cmd_stats),
+						     __alignof__(struct tp_cmd_stats));
+		if (!cmd_stats[i]) {
+			ret = -ENOMEM;
+			goto out_free_table;
+		}
+	}
 	for (i = 0; i < nr_probes; i++) {
-		probes[i].stats = alloc_percpu(struct tp_step_stats);
+		probes[i].stats = teeprobe_alloc_percpu(sizeof(struct tp_step_stats),
+							__alignof__(struct tp_step_stats));
 		if (!probes[i].stats) {
 			ret = -ENOMEM;
 			goto out_free_stats;
@@ -1105,10 +1116,13 @@ out_detach_hooks:
 	tracepoint_synchronize_unregister();
 out_free_stats:
 	for (i = 0; i < nr_probes; i++)
-		free_percpu(probes[i].stats);
+		teeprobe_free_percpu(probes[i].stats,
+				     sizeof(struct tp_step_stats));
 out_free_table:
-	free_percpu(tee_cpu);
-	tee_cpu = NULL;
+	teeprobe_free_percpu_n((void __percpu **)cmd_stats, TP_TEE_CMDS,
+			       sizeof(struct tp_cmd_stats));
+	teeprobe_free_percpu(tee_untracked, sizeof(u64));
+	tee_untracked = NULL;
 	bitmap_free(call_used);
 	vfree(call_pool);
 	return ret;
@@ -1129,9 +1143,12 @@ void teeprobe_tee_exit(void)
 	tracepoint_synchronize_unregister();
 	synchronize_rcu();
 	for (i = 0; i < nr_probes; i++)
-		free_percpu(probes[i].stats);
-	free_percpu(tee_cpu);
-	tee_cpu = NULL;
+		teeprobe_free_percpu(probes[i].stats,
+				     sizeof(struct tp_step_stats));
+	teeprobe_free_percpu_n((void __percpu **)cmd_stats, TP_TEE_CMDS,
+			       sizeof(struct tp_cmd_stats));
+	teeprobe_free_percpu(tee_untracked, sizeof(u64));
+	tee_untracked = NULL;
 	bitmap_free(call_used);
 	vfree(call_pool);
 }

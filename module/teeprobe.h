@@ -53,10 +53,31 @@ static inline u64 teeprobe_window_len_ns(void)
 struct teeprobe_window;
 unsigned long teeprobe_windows_flush_quiet(struct teeprobe_window *(*window_of)(int cpu),
 					   smp_call_func_t flush);
-void teeprobe_reset_each_cpu(smp_call_func_t reset, void *(*state_of)(int cpu));
+void teeprobe_reset_each_cpu(smp_call_func_t reset);
+
+/* teeprobe_cpu_of - the CPU a teeprobe_reset_each_cpu() callback resets */
+static inline int teeprobe_cpu_of(void *info)
+{
+	return (long)info;
+}
 
 struct seq_file;
 struct tracepoint;
+
+/* main.c: per-CPU memory, counted (debugfs "memory") */
+void __percpu *teeprobe_alloc_percpu(size_t size, size_t align);
+void teeprobe_free_percpu(void __percpu *p, size_t size);
+int teeprobe_alloc_percpu_n(void __percpu **blocks, unsigned int n,
+			    size_t size, size_t align);
+void teeprobe_free_percpu_n(void __percpu **blocks, unsigned int n,
+			    size_t size);
+void teeprobe_show_memory(struct seq_file *m);
+
+/* main.c: the *_hist files' lines */
+void teeprobe_seq_hist_header(struct seq_file *m, const char *columns);
+void teeprobe_seq_hist_rows(struct seq_file *m, const char *label,
+			    const void __percpu *base, size_t offset);
+void teeprobe_seq_hist_trailer(struct seq_file *m);
 
 /* hooks.c: probes on the kernel's own tracepoints, found by name */
 struct teeprobe_hook {

@@ -399,8 +399,8 @@ TRACE_EVENT_FN(teeprobe_acceptor_state,
  * teeprobe_tcp_window - TCP handshakes on one CPU during one time window,
  * all ports together; emitted when the window closes, only for windows
  * with handshake activity, aligned like teeprobe_netrx_window. Counters as
- * in tcp_stats; per phase the count, an upper bound of p50 and p99 (top
- * of the log2 bucket) and the largest value.
+ * in tcp_stats; per phase the count, p50 and p99 (placed within their
+ * log-linear bucket, hist.h) and the largest value.
  */
 #define TP_TCP_PHASE_ASSIGN(p, i)					\
 	do {								\
@@ -413,7 +413,7 @@ TRACE_EVENT_FN(teeprobe_acceptor_state,
 TRACE_EVENT_FN(teeprobe_tcp_window,
 
 	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
-		 const struct teeprobe_tcp_counts *c),
+		 const struct teeprobe_tcp_window_counts *c),
 
 	TP_ARGS(cpu, start_ns, len_ns, c),
 

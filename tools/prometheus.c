@@ -423,6 +423,10 @@ static const struct family fam_table_full = {
 	"teeprobe_tcp_table_full_total", "counter",
 	"Handshakes not followed because the handshake table was full (overflow)."
 };
+static const struct family fam_phases_lost = {
+	"teeprobe_tcp_phases_lost_total", "counter",
+	"Handshake steps whose phases were not kept: their port's histograms were not allocated yet (tcp_phases)."
+};
 
 /* write_tcp - tcp_stats, tcp_phases (or the older tcp_stats' phases), tcp_hist */
 static void write_tcp(struct prom *p, const struct snapshot *s)
@@ -467,6 +471,8 @@ static void write_tcp(struct prom *p, const struct snapshot *s)
 		prom_sample_u64(p, &fam_table_expired, "", NULL, 0, v, false);
 	if (modstats_kv_u64(st, "table_full", &v))
 		prom_sample_u64(p, &fam_table_full, "", NULL, 0, v, false);
+	if (modstats_kv_u64(modstats_of(s, "tcp_phases"), "phases_lost", &v))
+		prom_sample_u64(p, &fam_phases_lost, "", NULL, 0, v, false);
 	free(h.s);
 }
 

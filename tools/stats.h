@@ -13,8 +13,8 @@
 
 /*
  * The module's histogram layouts (abi.h): the log2 one of older modules
- * (TEEPROBE_HIST_BUCKETS), the log-linear one its debugfs files announce
- * with "# hist_sub_bits N". A bucket array holds either: HIST_BUCKETS is
+ * (TEEPROBE_HIST_LOG2_BUCKETS), the log-linear one its debugfs files
+ * announce with "# hist_sub_bits N". A bucket array holds either: HIST_BUCKETS is
  * the larger count.
  */
 enum hist_layout {
@@ -22,8 +22,8 @@ enum hist_layout {
 	HIST_LOGLIN,
 };
 
-#define HIST_LOG2_BUCKETS	TEEPROBE_HIST_BUCKETS
-#define HIST_LL_BUCKETS		TEEPROBE_HIST_LL_BUCKETS
+#define HIST_LOG2_BUCKETS	TEEPROBE_HIST_LOG2_BUCKETS
+#define HIST_LL_BUCKETS		TEEPROBE_HIST_BUCKETS
 #define HIST_BUCKETS		HIST_LL_BUCKETS
 
 double pct_sorted(const unsigned long long *sorted, size_t n, double pct);

@@ -182,4 +182,44 @@ check "the stand-in unloads" rmmod tzstub
 [ -n "$optimize_was" ] && echo "$optimize_was" >"$optimize"
 check_eq "its symbols are forgotten" not-found "$(probe_field tc_client_ioctl 3)"
 check "rmmod teeprobe" rmmod teeprobe
+
+# --- histograms precise enough to compare -------------------------------------
+# Two INVOKE latency distributions about 20 % apart: teesim's world switch
+# held on the CPU for 5 ms, then 6 ms (a busy wait, not a sleep's slack;
+# the emulated guest adds its own noise). Each histogram's p50 and p99 must
+# be within its bucket bound (12.5 %) of the exact ones, which the calls'
+# own events give, and the two runs' ratio within that bound of the exact
+# ratio (log2 buckets put both p50s in the same 4.2..8.4 ms bucket).
+calls=60
+[ "$TP_KERNEL" = lab ] && calls=20
+check "insmod teeprobe.ko" insmod "$ko"
+for us in 5000 6000; do
+	check "teesim with a ${us} us world switch" lab_load switch_us=$us invoke_us=0 shm_us=0 shm_cpu_us=0
+	write_file $DEBUGFS/reset 1
+	check "$calls INVOKEs recorded" trace-cmd record -q -e teeprobe:teeprobe_tee_ioctl_exit \
+		-o /tmp/hist-$us.dat "$TEECLIENT" loop $calls
+	cp $DEBUGFS/tee_hist /tmp/hist-$us.txt
+	trace-cmd report -i /tmp/hist-$us.dat >/tmp/hist-$us.events 2>&1
+	check "teesim unloads" lab_unload
+	"$top/tests/integration/histpct.py" /tmp/hist-$us.txt INVOKE /tmp/hist-$us.events >/tmp/hist-$us.pct 2>&1
+	check_eq "every INVOKE event is in the histogram" "count $calls $calls" "$(grep '^count' /tmp/hist-$us.pct)"
+	for p in p50 p99; do
+		check "$us us: $p within 12.5 % of the exact one ($(grep "^$p" /tmp/hist-$us.pct))" \
+			awk -v p=$p '$1 == p { d = $3 - $2; if (d < 0) d = -d; ok = d * 8 <= $2 } END { exit !ok }' /tmp/hist-$us.pct
+	done
+done
+# ratio P - "exact histogram" ratios of the 6 ms run's P to the 5 ms run's
+ratio() {
+	awk -v p="$1" '$1 == p { e[FILENAME] = $2; h[FILENAME] = $3 }
+		END { a = "/tmp/hist-5000.pct"; b = "/tmp/hist-6000.pct"
+		      if (e[a] && h[a]) printf "%.4f %.4f\n", e[b] / e[a], h[b] / h[a] }' \
+		/tmp/hist-5000.pct /tmp/hist-6000.pct
+}
+check "the 6 ms run's p50 is at least 10 % above the 5 ms run's (exact, histogram: $(ratio p50))" \
+	awk '{ exit !($1 >= 1.1) }' <<<"$(ratio p50)"
+for p in p50 p99; do
+	check "$p ratio of the runs within 12.5 % of the exact ratio ($(ratio $p))" \
+		awk '{ d = $2 - $1; if (d < 0) d = -d; exit !(NF == 2 && d * 8 <= $1) }' <<<"$(ratio $p)"
+done
+check "rmmod teeprobe" rmmod teeprobe
 done_testing

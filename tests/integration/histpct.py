@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""histpct - a debugfs *_hist row set's percentiles against the exact ones.
+
+Usage: histpct.py HIST LABEL EVENTS
+
+HIST is a copy of a teeprobe *_hist file, LABEL the first column of the
+rows to read (e.g. INVOKE in tee_hist), EVENTS a trace-cmd report whose
+"teeprobe_tee_ioctl_exit: cmd=LABEL duration_ns=N" lines carry the same
+calls one by one. Prints, for p50 and p99, the exact nearest-rank value of
+the events and the histogram's, placed within its bucket as the tools do
+(Documentation/debugfs.rst: the log-linear layout of "# hist_sub_bits N"),
+as "pNN exact hist", and a last line "count EVENTS ROWS".
+"""
+import re
+import sys
+
+
+def bucket_low(i, sub_bits):
+    """smallest value of log-linear bucket i"""
+    sub = 1 << sub_bits
+    if i < sub:
+        return i
+    return (sub + i % sub) << (i // sub - 1)
+
+
+def bucket_of(value, sub_bits):
+    """index of the log-linear bucket holding value"""
+    sub = 1 << sub_bits
+    if value < sub:
+        return value
+    shift = value.bit_length() - 1 - sub_bits
+    return shift * sub + (value >> shift)
+
+
+def main():
+    hist, label, events = sys.argv[1:4]
+    sub_bits = None
+    counts = {}
+    with open(hist) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 3 and w[:2] == ["#", "hist_sub_bits"]:
+                sub_bits = int(w[2])
+            elif w and w[0] == label:
+                counts[int(w[1])] = int(w[-1])
+    if sub_bits is None:
+        sys.exit("histpct: %s has no \"# hist_sub_bits\" line" % hist)
+    pattern = re.compile(r"teeprobe_tee_ioctl_exit: *cmd=%s duration_ns=(\d+)"
+                         % re.escape(label))
+    values = []
+    with open(events) as f:
+        for line in f:
+            m = pattern.search(line)
+            if m:
+                values.append(int(m.group(1)))
+    values.sort()
+    n = sum(counts.values())
+    if not values or n != len(values):
+        sys.exit("histpct: %d events, %d counted in the histogram" % (len(values), n))
+    # every bucket low edge the module printed is a bucket's low edge
+    for low in counts:
+        if bucket_low(bucket_of(low, sub_bits), sub_bits) != low:
+            sys.exit("histpct: %d is no bucket's low edge" % low)
+    for pct in (50, 99):
+        rank = max(1, (n * pct + 99) // 100)
+        exact = values[rank - 1]
+        seen = 0
+        for low in sorted(counts):
+            if seen + counts[low] >= rank:
+                top = bucket_low(bucket_of(low, sub_bits) + 1, sub_bits) - 1
+                at = low + (top - low) * (rank - seen) // counts[low]
+                break
+            seen += counts[low]
+        print("p%d %d %d" % (pct, exact, min(at, values[-1])))
+    print("count %d %d" % (len(values), n))
+
+
+if __name__ == "__main__":
+    main()
