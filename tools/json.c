@@ -106,6 +106,18 @@ void jset_bool(struct json_object *o, const char *key, bool v)
 	jset(o, key, jcheck(json_object_new_boolean(v)));
 }
 
+/* jset_fields - the @n members of @base that key table @fields names, in its order */
+void jset_fields(struct json_object *o, const void *base,
+		 const struct jfield *fields, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		jset_num(o, fields[i].key,
+			 *(const double *)((const char *)base + fields[i].offset),
+			 fields[i].decimals);
+}
+
 /* jappend - @v (NULL: null) at the end of @array */
 void jappend(struct json_object *array, struct json_object *v)
 {

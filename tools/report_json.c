@@ -5,9 +5,58 @@
  */
 #include "json.h"
 #include "report.h"
+#include "utils.h"
 
 /* The JSON's version: 2 since it goes through json-c (1 was printf's) */
 #define REPORT_JSON_FORMAT	2
+
+/*
+ * The key tables of the objects that are a struct's numbers, in the order
+ * they print; a key is its member's name unless given
+ */
+#define KEY(member, decimals) JFIELD(#member, KEY_STRUCT, member, decimals)
+
+/* A TEE command */
+#define KEY_STRUCT struct report_tee_cmd
+static const struct jfield tee_cmd_keys[] = {
+	KEY(calls, 0), KEY(calls_per_s, 2), KEY(errors, 0),
+	KEY(total_ns, 0), KEY(offcpu_ns, 0), KEY(runq_ns, 0), KEY(queue_wait_ns, 0),
+	KEY(secure_entries, 0), KEY(secure_ns, 0),
+	KEY(mean_ns, 0), KEY(p50_ns, 0), KEY(p99_ns, 0), KEY(max_ns, 0),
+	KEY(blocked_share, 4),
+};
+#undef KEY_STRUCT
+
+/* One CPU's NET_RX from the module's counters */
+#define KEY_STRUCT struct report_netrx_cpu
+static const struct jfield netrx_cpu_keys[] = {
+	KEY(runs, 0), KEY(raises, 0), KEY(packets, 0), KEY(ksoftirqd_runs, 0),
+	KEY(reraises, 0), KEY(budget_full, 0),
+	KEY(runs_per_s, 2), KEY(packets_per_s, 2),
+	JFIELD("inline_delay_p50_ns", KEY_STRUCT, inline_ns[0], 0),
+	JFIELD("inline_delay_p99_ns", KEY_STRUCT, inline_ns[1], 0),
+	JFIELD("inline_delay_max_ns", KEY_STRUCT, inline_ns[2], 0),
+	JFIELD("ksoftirqd_delay_p50_ns", KEY_STRUCT, ksoftirqd_ns[0], 0),
+	JFIELD("ksoftirqd_delay_p99_ns", KEY_STRUCT, ksoftirqd_ns[1], 0),
+	JFIELD("ksoftirqd_delay_max_ns", KEY_STRUCT, ksoftirqd_ns[2], 0),
+};
+#undef KEY_STRUCT
+
+/* One CPU's NET_RX from the windows (a plain trace-cmd file) */
+#define KEY_STRUCT struct report_netrx_windows
+static const struct jfield netrx_windows_keys[] = {
+	KEY(runs, 0), KEY(packets, 0),
+	KEY(runs_per_s, 2), KEY(packets_per_s, 2), KEY(ksoftirqd_share, 4),
+};
+#undef KEY_STRUCT
+
+/* One handshake phase of a port, from the module's counters */
+#define KEY_STRUCT struct report_port_phase
+static const struct jfield port_phase_keys[] = {
+	KEY(count, 0), KEY(sum_ns, 0), KEY(p50_ns, 0), KEY(p99_ns, 0), KEY(max_ns, 0),
+};
+#undef KEY_STRUCT
+#undef KEY
 
 /* json_session - the file, its size, its events and what was lost */
 static void json_session(struct json_object *j, const struct report *r,
@@ -90,20 +139,7 @@ static void json_tee(struct json_object *j, const struct report *r)
 
 		x = jnew();
 		jset_str(x, "cmd", c->name);
-		jset_num(x, "calls", c->calls, 0);
-		jset_num(x, "calls_per_s", c->calls_per_s, 2);
-		jset_num(x, "errors", c->errors, 0);
-		jset_num(x, "total_ns", c->total_ns, 0);
-		jset_num(x, "offcpu_ns", c->offcpu_ns, 0);
-		jset_num(x, "runq_ns", c->runq_ns, 0);
-		jset_num(x, "queue_wait_ns", c->queue_wait_ns, 0);
-		jset_num(x, "secure_entries", c->secure_entries, 0);
-		jset_num(x, "secure_ns", c->secure_ns, 0);
-		jset_num(x, "mean_ns", c->mean_ns, 0);
-		jset_num(x, "p50_ns", c->p50_ns, 0);
-		jset_num(x, "p99_ns", c->p99_ns, 0);
-		jset_num(x, "max_ns", c->max_ns, 0);
-		jset_num(x, "blocked_share", c->blocked_share, 4);
+		jset_fields(x, c, tee_cmd_keys, ARRAY_SIZE(tee_cmd_keys));
 		jappend(cmds, x);
 	}
 	for (i = 0; i < r->nr_threads; i++) {
@@ -133,11 +169,8 @@ static void json_netrx(struct json_object *j, const struct report *r)
 		row = jnew();
 		jset_int(row, "cpu", w->cpu);
 		jset_int(row, "windows", w->windows);
-		jset_num(row, "runs", w->runs, 0);
-		jset_num(row, "packets", w->packets, 0);
-		jset_num(row, "runs_per_s", w->runs_per_s, 2);
-		jset_num(row, "packets_per_s", w->packets_per_s, 2);
-		jset_num(row, "ksoftirqd_share", w->ksoftirqd_share, 4);
+		jset_fields(row, w, netrx_windows_keys,
+			    ARRAY_SIZE(netrx_windows_keys));
 		jappend(list, row);
 	}
 	for (i = 0; i < r->nr_netrx_cpus; i++) {
@@ -145,20 +178,7 @@ static void json_netrx(struct json_object *j, const struct report *r)
 
 		row = jnew();
 		jset_str(row, "cpu", x->cpu);
-		jset_num(row, "runs", x->runs, 0);
-		jset_num(row, "raises", x->raises, 0);
-		jset_num(row, "packets", x->packets, 0);
-		jset_num(row, "ksoftirqd_runs", x->ksoftirqd_runs, 0);
-		jset_num(row, "reraises", x->reraises, 0);
-		jset_num(row, "budget_full", x->budget_full, 0);
-		jset_num(row, "runs_per_s", x->runs_per_s, 2);
-		jset_num(row, "packets_per_s", x->packets_per_s, 2);
-		jset_num(row, "inline_delay_p50_ns", x->inline_ns[0], 0);
-		jset_num(row, "inline_delay_p99_ns", x->inline_ns[1], 0);
-		jset_num(row, "inline_delay_max_ns", x->inline_ns[2], 0);
-		jset_num(row, "ksoftirqd_delay_p50_ns", x->ksoftirqd_ns[0], 0);
-		jset_num(row, "ksoftirqd_delay_p99_ns", x->ksoftirqd_ns[1], 0);
-		jset_num(row, "ksoftirqd_delay_max_ns", x->ksoftirqd_ns[2], 0);
+		jset_fields(row, x, netrx_cpu_keys, ARRAY_SIZE(netrx_cpu_keys));
 		jappend(list, row);
 	}
 	row = jnew();
@@ -197,11 +217,7 @@ static struct json_object *json_port(const struct report_port *port)
 
 		x = jnew();
 		jset_str(x, "phase", p->name);
-		jset_num(x, "count", p->count, 0);
-		jset_num(x, "sum_ns", p->sum_ns, 0);
-		jset_num(x, "p50_ns", p->p50_ns, 0);
-		jset_num(x, "p99_ns", p->p99_ns, 0);
-		jset_num(x, "max_ns", p->max_ns, 0);
+		jset_fields(x, p, port_phase_keys, ARRAY_SIZE(port_phase_keys));
 		jappend(phases, x);
 	}
 	jset(o, "phases", phases);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stat.c - "teeprobe stat": the chain's rates live, one line per interval,
- * like sar or mpstat, from the module's debugfs counters and /proc; or,
+ * like sar or mpstat, from the module's debugfs counters and /proc (the
+ * figures from figures.c, printed by stat_text.c or stat_json.c); or,
  * with --prometheus, the module's counters for node_exporter's textfile
  * collector (prometheus.c formats them).
  */
@@ -19,10 +20,10 @@
 
 #include "derive.h"
 #include "figures.h"
-#include "json.h"
 #include "module.h"
 #include "prometheus.h"
 #include "snapshot.h"
+#include "stat.h"
 #include "stats.h"
 #include "teeprobe.h"
 #include "utils.h"
@@ -75,65 +76,6 @@ static const char *now_hms(void)
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
 	return when;
-}
-
-/* print_line - one interval's figures @f as text or JSON */
-static void print_line(const struct figures *f, bool json, bool header)
-{
-	const char *when = now_hms();
-
-	if (json) {
-		struct json_object *o = jnew();
-
-		jset_str(o, "time", when);
-		jset_num(o, "system_pct", f->system_pct, 2);
-		jset_num(o, "softirq_pct", f->softirq_pct, 2);
-		jset_num(o, "netrx_runs_per_s", f->netrx_per_s, 1);
-		jset_num(o, "rx_packets_per_s", f->rx_packets_per_s, 1);
-		jset_num(o, "packets_per_run", f->packets_per_run, 2);
-		jset_num(o, "inline_delay_p99_ns", f->inline_delay_p99_ns, 0);
-		jset_num(o, "ksoftirqd_share", f->ksoftirqd_share, 4);
-		jset_num(o, "tee_calls_per_s", f->tee_calls_per_s, 1);
-		jset_num(o, "tee_blocked_share", f->tee_blocked_share, 4);
-		jset_num(o, "tee_p99_ns", f->tee_p99_ns, 0);
-		jset_num(o, "accepts_per_s", f->passive_opens_per_s, 1);
-		jset_num(o, "handshakes_per_s", f->handshakes_per_s, 1);
-		jset_num(o, "syn_synack_p99_ns", f->syn_synack_p99_ns, 0);
-		jset_num(o, "ack_accept_p99_ns", f->ack_accept_p99_ns, 0);
-		jprint(o);
-	} else {
-		if (header)
-			printf("%-8s %7s %7s %9s %9s %7s %10s %6s %8s %8s %10s %9s %10s %10s\n",
-			       "time", "%sys", "%soft", "netrx/s", "rxpkt/s",
-			       "pkt/run", "inl_p99us", "ksd%", "tee/s",
-			       "blocked%", "tee_p99us", "accepts/s",
-			       "syn_p99us", "acc_p99us");
-		printf("%-8s %7.2f %7.2f %9.1f %9.1f %7.2f %10.1f %6.1f %8.1f %8.1f %10.1f %9.1f %10.1f %10.1f\n",
-		       when, f->system_pct, f->softirq_pct, f->netrx_per_s,
-		       f->rx_packets_per_s, f->packets_per_run,
-		       f->inline_delay_p99_ns / 1e3, 100 * f->ksoftirqd_share,
-		       f->tee_calls_per_s, 100 * f->tee_blocked_share,
-		       f->tee_p99_ns / 1e3, f->passive_opens_per_s,
-		       f->syn_synack_p99_ns / 1e3, f->ack_accept_p99_ns / 1e3);
-	}
-	fflush(stdout);
-}
-
-/* print_skipped - an interval whose counters do not subtract, and why */
-static void print_skipped(const char *why, bool json)
-{
-	const char *when = now_hms();
-
-	if (json) {
-		struct json_object *o = jnew();
-
-		jset_str(o, "time", when);
-		jset_str(o, "skipped", why);
-		jprint(o);
-	} else {
-		printf("%-8s interval skipped: %s\n", when, why);
-	}
-	fflush(stdout);
 }
 
 /* prom_down_reason - why the module's files could not be read */
@@ -290,6 +232,7 @@ int stat_main(int argc, char **argv)
 	struct snapshot snap[2] = { { 0 } };
 	double interval = 1;
 	long count = 0, n;
+	struct stat_line line;
 	struct figures f;
 	struct timespec ts;
 	bool json = false, prometheus = false, repeat = false, skipped = false;
@@ -378,16 +321,23 @@ int stat_main(int argc, char **argv)
 		if (stop_requested)
 			break;
 		snapshot_take(&snap[!cur]);
+		line = (struct stat_line){ .time = now_hms() };
 		if (derive_same_counters(&snap[cur], &snap[!cur], &why)) {
 			figures_compute(&snap[cur], &snap[!cur],
 					derive_seconds(&snap[cur], &snap[!cur]), &f);
-			print_line(&f, json, n == 0 || skipped);
+			line.f = &f;
+			line.header = n == 0 || skipped;
 			skipped = false;
 		} else {
 			/* No rate across a reload or a reset: a line says so. */
-			print_skipped(why, json);
+			line.skipped = why;
 			skipped = true;
 		}
+		if (json)
+			stat_json(&line);
+		else
+			stat_text(&line);
+		fflush(stdout);
 		snapshot_free(&snap[cur]);
 		cur = !cur;
 	}

@@ -3,6 +3,7 @@
  * stats.c - percentiles, rates and shares (see stats.h).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "stats.h"
@@ -55,6 +56,45 @@ unsigned int hist_bucket_of(unsigned long long low)
 	return i;
 }
 
+/* Where a percentile's nearest rank falls in a histogram */
+struct hist_rank {
+	unsigned int i;		/* its bucket */
+	double rank;		/* the rank, 1 .. the count */
+	double seen;		/* the count in the buckets below i */
+};
+
+/*
+ * hist_rank_of - the nearest rank of the @pct-th percentile of the @n
+ * buckets @bucket, and the first bucket where the count reaches it (the
+ * last, n - 1, when no earlier one does) into @r. @clamp: a rank beyond
+ * the count (a fractional count) is the count. False when the histogram
+ * is empty.
+ */
+static bool hist_rank_of(const double *bucket, unsigned int n, double pct,
+			 bool clamp, struct hist_rank *r)
+{
+	double total = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		total += bucket[i];
+	if (total <= 0)
+		return false;
+	r->rank = ceil(pct / 100.0 * total);
+	if (r->rank < 1)
+		r->rank = 1;
+	if (clamp && r->rank > total)
+		r->rank = total;
+	r->seen = 0;
+	for (i = 0; i < n - 1; i++) {
+		if (bucket[i] > 0 && r->seen + bucket[i] >= r->rank)
+			break;
+		r->seen += bucket[i];
+	}
+	r->i = i;
+	return true;
+}
+
 /*
  * hist_pct - an upper bound of the @pct-th percentile of a log2 histogram
  * in the module's buckets (bucket 0: 0 and 1; bucket i: [2^i, 2^(i+1))):
@@ -62,24 +102,14 @@ unsigned int hist_bucket_of(unsigned long long low)
  */
 double hist_pct(const double *bucket, double max, double pct)
 {
-	double total = 0, rank, seen = 0, top;
-	unsigned int i;
+	struct hist_rank r;
+	double top;
 
-	for (i = 0; i < HIST_LOG2_BUCKETS; i++)
-		total += bucket[i];
-	if (total <= 0)
+	if (!hist_rank_of(bucket, HIST_LOG2_BUCKETS, pct, false, &r))
 		return 0;
-	rank = ceil(pct / 100.0 * total);
-	if (rank < 1)
-		rank = 1;
-	for (i = 0; i < HIST_LOG2_BUCKETS; i++) {
-		seen += bucket[i];
-		if (seen >= rank)
-			break;
-	}
-	if (i >= HIST_LOG2_BUCKETS - 1)
+	if (r.i >= HIST_LOG2_BUCKETS - 1)
 		return max > 0 ? max : ldexp(1, HIST_LOG2_BUCKETS - 1);
-	top = ldexp(1, i + 1) - 1;
+	top = ldexp(1, r.i + 1) - 1;
 	return max > 0 && max < top ? max : top;
 }
 
@@ -134,30 +164,18 @@ unsigned long long hist_low_in(enum hist_layout layout, unsigned int i)
 double hist_pct_in(enum hist_layout layout, const double *bucket, double max,
 		   double pct)
 {
-	double total = 0, rank, seen = 0, low, top, at;
-	unsigned int i;
+	struct hist_rank r;
+	double low, top, at;
 
 	if (layout != HIST_LOGLIN)
 		return hist_pct(bucket, max, pct);
-	for (i = 0; i < HIST_LL_BUCKETS; i++)
-		total += bucket[i];
-	if (total <= 0)
+	if (!hist_rank_of(bucket, HIST_LL_BUCKETS, pct, true, &r))
 		return 0;
-	rank = ceil(pct / 100.0 * total);
-	if (rank < 1)
-		rank = 1;
-	if (rank > total)
-		rank = total;
-	for (i = 0; i < HIST_LL_BUCKETS - 1; i++) {
-		if (bucket[i] > 0 && seen + bucket[i] >= rank)
-			break;
-		seen += bucket[i];
-	}
-	low = hist_low_in(layout, i);
-	if (i >= HIST_LL_BUCKETS - 1)
+	low = hist_low_in(layout, r.i);
+	if (r.i >= HIST_LL_BUCKETS - 1)
 		return max > 0 ? max : low;
-	top = hist_low_in(layout, i + 1) - 1;
-	at = low + floor((top - low) * (rank - seen) / bucket[i]);
+	top = hist_low_in(layout, r.i + 1) - 1;
+	at = low + floor((top - low) * (r.rank - r.seen) / bucket[r.i]);
 	return max > 0 && max < at ? max : at;
 }
 

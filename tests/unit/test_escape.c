@@ -3,7 +3,8 @@
  * test_escape.c - unit tests for the strings teeprobe's JSON and text
  * output carry (file names, task names, interface names), whatever bytes
  * they hold: tools/json.c's strings and numbers through json-c, read back
- * by json-c's own strict parser; utils.c's utf8_clean() and tstr().
+ * by json-c's own strict parser, and its key tables (jset_fields());
+ * utils.c's utf8_clean() and tstr().
  */
 #include <math.h>
 #include <stdlib.h>
@@ -60,8 +61,20 @@ static void round_trip(const char *s, const char *what)
 	free(want);
 }
 
+/* Two numbers of a struct and one of an array in it, for jset_fields() */
+struct pair {
+	double first, q[3], second;
+};
+
+static const struct jfield pair_keys[] = {
+	JFIELD("second", struct pair, second, 1),
+	JFIELD("first", struct pair, first, 0),
+	JFIELD("q_p99", struct pair, q[1], 2),
+};
+
 int main(void)
 {
+	struct pair pair = { 1.4, { 0, 2.0 / 3, 0 }, NAN };
 	struct json_object *o;
 	const char *text;
 
@@ -86,6 +99,12 @@ int main(void)
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	same(text, "{\"none\":null,\"nan\":null,\"inf\":null,\"two\":0.67,\"zero\":0}",
 	     "JSON: no string and no number are null; numbers keep their decimals");
+	json_object_put(o);
+	o = jnew();
+	jset_fields(o, &pair, pair_keys, 3);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	same(text, "{\"second\":null,\"first\":1,\"q_p99\":0.67}",
+	     "JSON: a key table's members in its order, with its decimals");
 	json_object_put(o);
 	same(tstr("my worker"), "my worker", "tstr: spaces kept");
 	same(tstr("x\n# overflow 99"), "x\\x0a# overflow 99",

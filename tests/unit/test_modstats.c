@@ -10,6 +10,7 @@
 
 #include "../../tools/modstats.h"
 #include "../../tools/snapshot.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define COUNTERS "# cpu port syns synacks syncookies syn_drops listen_overflows " \
@@ -124,17 +125,6 @@ static void test_shapes(void)
 	modstats_free(&m);
 }
 
-/* add_text - @text into source @file of @s, a line at a time */
-static void add_text(struct snapshot *s, const char *file, const char *text)
-{
-	char *copy = strdup(text), *line, *save = NULL;
-
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		snapshot_add_line(s, file, line);
-	free(copy);
-}
-
 /*
  * test_snapshots - through a snapshot, the phases come from tcp_phases or
  * from an old tcp_stats alike; each file is parsed once, again when its
@@ -147,9 +137,9 @@ static void test_snapshots(void)
 	const struct modstats *a, *b;
 	int n;
 
-	add_text(&old, "tcp_stats", old_stats);
-	add_text(&cur, "tcp_stats", new_stats);
-	add_text(&cur, "tcp_phases", new_phases);
+	fixture_add(&old, "tcp_stats", old_stats);
+	fixture_add(&cur, "tcp_stats", new_stats);
+	fixture_add(&cur, "tcp_phases", new_phases);
 	n = modstats_phases(&old, &p);
 	check_phases(p, n, "an old snapshot");
 	n = modstats_phases(&cur, &p);

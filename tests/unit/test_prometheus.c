@@ -13,6 +13,7 @@
 #include "../../tools/prometheus.h"
 #include "../../tools/snapshot.h"
 #include "../../tools/stats.h"
+#include "fixture.h"
 #include "tap.h"
 
 #ifndef TEST_DEBUGFS
@@ -68,17 +69,6 @@ static void check_line(const char *text, const char *line, const char *why)
 {
 	if (!tap_ok(has_line(text, line), "%s", why))
 		tap_diag("missing line: %s", line);
-}
-
-/* add_text - the lines of @text as source @name */
-static void add_text(struct snapshot *s, const char *name, const char *text)
-{
-	char *copy = strdup(text), *line, *save = NULL;
-
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		snapshot_add_line(s, name, line);
-	free(copy);
 }
 
 /* test_recorded - the files of a real lab run */
@@ -238,26 +228,26 @@ static void test_edges(void)
 	struct snapshot s = { 0 };
 	char *out;
 
-	add_text(&s, "version", "teeprobe 0.0.1 kernel 6.12.9+deb12-amd64");
-	add_text(&s, "pid_filter", "147 300");
+	fixture_add(&s, "version", "teeprobe 0.0.1 kernel 6.12.9+deb12-amd64");
+	fixture_add(&s, "pid_filter", "147 300");
 	/* an older netrx_stats, without the tee_* columns */
-	add_text(&s, "netrx_stats",
-		 "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns\n"
-		 "0 5 4 1 18446744073709551615 7 8 9 0 1 3 2048 1024 1 4096 4096\n"
-		 "all 5 4 1 18446744073709551615 7 8 9 0 1 3 2048 1024 1 4096 4096\n"
-		 "# window_ms 100\n");
+	fixture_add(&s, "netrx_stats",
+		    "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns\n"
+		    "0 5 4 1 18446744073709551615 7 8 9 0 1 3 2048 1024 1 4096 4096\n"
+		    "all 5 4 1 18446744073709551615 7 8 9 0 1 3 2048 1024 1 4096 4096\n"
+		    "# window_ms 100\n");
 	/* right after a reset: a header and no rows */
-	add_text(&s, "netrx_hist", "# hist bucket_low_ns cpu0 all\n");
-	add_text(&s, "tee_probes",
-		 "# preset custom\n"
-		 "# symbol role state error nmissed calls total_ns max_ns\n"
-		 "my\"wait\\fn wait attached 0 3 0 0 0\n");
+	fixture_add(&s, "netrx_hist", "# hist bucket_low_ns cpu0 all\n");
+	fixture_add(&s, "tee_probes",
+		    "# preset custom\n"
+		    "# symbol role state error nmissed calls total_ns max_ns\n"
+		    "my\"wait\\fn wait attached 0 3 0 0 0\n");
 	/* a TEE command whose calls are all above 2^31 ns */
-	add_text(&s, "tee_stats",
-		 "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n"
-		 "3 INVOKE 2 1 5000000000 0 0 0 3000000000\n"
-		 "all INVOKE 2 1 5000000000 0 0 0 3000000000\n");
-	add_text(&s, "tee_hist", "# cmd bucket_low_ns cpu3 all\nINVOKE 2147483648 2 2\n");
+	fixture_add(&s, "tee_stats",
+		    "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n"
+		    "3 INVOKE 2 1 5000000000 0 0 0 3000000000\n"
+		    "all INVOKE 2 1 5000000000 0 0 0 3000000000\n");
+	fixture_add(&s, "tee_hist", "# cmd bucket_low_ns cpu3 all\nINVOKE 2147483648 2 2\n");
 	out = format(&s);
 
 	check_line(out, "teeprobe_module_info{version=\"0.0.1\",kernel=\"6.12.9+deb12-amd64\"} 1",
@@ -297,13 +287,13 @@ static void test_loglin(void)
 	struct snapshot s = { 0 };
 	char *out;
 
-	add_text(&s, "version", "teeprobe 0.2.0 kernel 6.12.9+deb12-amd64");
-	add_text(&s, "tee_stats",
-		 "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n"
-		 "0 INVOKE 3 0 3100 0 0 0 1100\n"
-		 "all INVOKE 3 0 3100 0 0 0 1100\n");
+	fixture_add(&s, "version", "teeprobe 0.2.0 kernel 6.12.9+deb12-amd64");
+	fixture_add(&s, "tee_stats",
+		    "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n"
+		    "0 INVOKE 3 0 3100 0 0 0 1100\n"
+		    "all INVOKE 3 0 3100 0 0 0 1100\n");
 	/* 960 ns: bucket [960, 1024); 1000 too; 1100 ns: [1024, 1152) */
-	add_text(&s, "tee_hist", "# cmd bucket_low_ns cpu0 all\nINVOKE 960 2 2\nINVOKE 1024 1 1\n# hist_sub_bits 3\n");
+	fixture_add(&s, "tee_hist", "# cmd bucket_low_ns cpu0 all\nINVOKE 960 2 2\nINVOKE 1024 1 1\n# hist_sub_bits 3\n");
 	out = format(&s);
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.000001024\"} 2",
 		   "log-linear: le 1024 ns counts the bucket [960, 1024)");

@@ -14,6 +14,7 @@
 #include "../../tools/snapshot.h"
 #include "../../tools/stats.h"
 #include "../../tools/modstats.h"
+#include "fixture.h"
 #include "tap.h"
 
 /* test_pct_sorted - nearest rank on 1..100 and on small sets */
@@ -143,18 +144,11 @@ static void snap(struct snapshot *s, const char *time, const char *stat,
 	const char *src[][2] = { { "time", time }, { "proc_stat", stat },
 				 { "net_dev", dev }, { "snmp", tcp },
 				 { "netrx_stats", netrx }, { "netrx_hist", hist } };
-	char *copy, *line, *save;
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
-		copy = strdup(src[i][1]);
-		save = NULL;
-		for (line = strtok_r(copy, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save))
-			snapshot_add_line(s, src[i][0], line);
-		free(copy);
-	}
+	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++)
+		fixture_add(s, src[i][0], src[i][1]);
 }
 
 /* test_derive - two snapshots ten seconds apart */
