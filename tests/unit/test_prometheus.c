@@ -309,8 +309,37 @@ static void test_loglin(void)
 	snapshot_free(&s);
 }
 
+/*
+ * test_recorded_loglin - the files of a module with log-linear histograms
+ * (6.1-loglin: a guest's lab run of 200 hard-temp handshakes)
+ */
+static void test_recorded_loglin(void)
+{
+	struct snapshot s = { 0 };
+	char *out;
+
+	snapshot_add_dir(&s, TEST_DEBUGFS "/6.1-loglin");
+	tap_ok(snapshot_text(&s, "tee_hist") && snapshot_text(&s, "tcp_phases"),
+	       "the recorded log-linear debugfs files load");
+	out = format(&s);
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_count{cmd=\"INVOKE\"} 800",
+		   "log-linear tee_hist: INVOKE's count = tee_stats' 800 calls");
+	check_line(out, "teeprobe_tee_ioctl_duration_seconds_count{cmd=\"SHM_REGISTER\"} 800",
+		   "... SHM_REGISTER's too");
+	check_line(out, "teeprobe_tcp_handshake_phase_seconds_count{port=\"7000\",phase=\"ack_accept\"} 200",
+		   "log-linear tcp_hist: ack_accept's count = the 200 handshakes");
+	check_line(out, "teeprobe_tcp_phases_lost_total 0",
+		   "tcp_phases' \"# phases_lost\" is a counter");
+	tap_ok(count_prefix(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\"") ==
+	       21 * 8 + 1 + 1,
+	       "INVOKE's le follow the log-linear layout (8 a power of two, and +Inf)");
+	free(out);
+	snapshot_free(&s);
+}
+
 int main(void)
 {
+	test_recorded_loglin();
 	test_tcp_phases();
 	test_recorded();
 	test_down();
