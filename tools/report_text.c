@@ -76,7 +76,7 @@ static void text_tee(const struct report *r)
 	size_t secure_len = 0;
 	int i;
 
-	printf("TEE ioctls by command (%s;\n  percentiles from %s)\n"
+	printf("TEE ioctls by command (%s; percentiles from %s)\n"
 	       "  %-14s %8s %9s %6s %11s %11s %11s %11s\n",
 	       r->tee_from_snapshots ? "counts from the module's counters" :
 				       "counts from the events",

@@ -312,6 +312,32 @@ check "report prints durations from 10 ms in ms, and no _us column" sh -c \
 	"'$TEEPROBE' report -i '$corpus/tee-small.dat' >'$tmp/rep.txt' &&
 	 grep -Eq ' [0-9]+\.[0-9]{3} ms( |$)' '$tmp/rep.txt' &&
 	 ! grep -Eq ' [0-9]{5,}\.[0-9] us' '$tmp/rep.txt' && ! grep -q '_us ' '$tmp/rep.txt'"
+# --- scripts/deps: make demo installs only what the demo needs (issue 36) ------------
+deps=$top/scripts/deps
+"$deps" --demo --list >"$tmp/deps-demo" 2>&1
+"$deps" --list >"$tmp/deps-all" 2>&1
+check "deps --demo leaves out the 6.12 kernel, the arm64 compiler, clang/llvm, bpftrace, promtool" sh -c \
+	"grep -qx qemu-system-x86 '$tmp/deps-demo' && grep -qx linux-headers-amd64 '$tmp/deps-demo' &&
+	 ! grep -Eq '^(linux-image-6\.12|gcc-aarch64-linux-gnu|clang|llvm|libclang-rt-.*|bpftrace|promtool|qemu-system-arm)( |$)' '$tmp/deps-demo'"
+check "deps (make check's) still has all of them, and everything the demo has" sh -c \
+	"grep -Eq '^linux-image-6\.12 ' '$tmp/deps-all' && grep -qx gcc-aarch64-linux-gnu '$tmp/deps-all' &&
+	 grep -qx clang '$tmp/deps-all' && grep -qx llvm '$tmp/deps-all' && grep -qx bpftrace '$tmp/deps-all' &&
+	 grep -Eq '^promtool ' '$tmp/deps-all' && ! grep -vxFf '$tmp/deps-all' '$tmp/deps-demo' | grep -q ."
+check "deps --demo -k optee adds the arm64 guest's tools, not the test-only ones" sh -c \
+	"'$deps' --demo -k optee --list >'$tmp/deps-optee' &&
+	 grep -qx gcc-aarch64-linux-gnu '$tmp/deps-optee' && grep -qx qemu-system-arm '$tmp/deps-optee' &&
+	 ! grep -Eq '^(clang|bpftrace|promtool|linux-image-6\.12)( |$)' '$tmp/deps-optee'"
+check "deps --demo -k 6.12 wants the 6.12 kernel" grep -Eq '^linux-image-6\.12 ' \
+	<("$deps" --demo -k 6.12 --list)
+check "deps --dry-run installs nothing and says what it would" sh -c \
+	"'$deps' --demo --dry-run 2>&1 | grep -Eq '^teeprobe: dry run: (nothing to install|would install: )'"
+check_fails "deps refuses -k without --demo" "goes with --demo" "$deps" -k optee --list
+check_eq "make demo runs deps --demo, then the demo" \
+	"$(printf '%s\n' 'scripts/deps --demo ' 'scripts/demo ')" \
+	"$(make -s -n -C "$top" demo 2>&1)"
+check_eq "make check runs deps --kernels (everything), then the tests" \
+	"$(printf '%s\n' 'scripts/deps --kernels' 'tests/run')" \
+	"$(make -s -n -C "$top" check 2>&1)"
 # tests/vm/test-times: a step's time runs from the result (or the test's
 # start) before it
 printf '%s\n' "100 t10-a (start)" "105 t10-a first check" "130 t10-a second one" \
