@@ -250,10 +250,18 @@ const char *dur_str(double ns, unsigned int flags)
 	return out;
 }
 
+/* unit_follows - is the space at @q that between a number and its unit? */
+static bool unit_follows(const char *q)
+{
+	return q[-1] >= '0' && q[-1] <= '9' &&
+	       (!strncmp(q + 1, "us", 2) || !strncmp(q + 1, "ms", 2)) &&
+	       !((q[3] >= 'a' && q[3] <= 'z') || (q[3] >= 'A' && q[3] <= 'Z'));
+}
+
 /*
  * print_wrapped - @text within TEXT_COLS columns: broken at the last space
- * that fits, the lines after the first indented by @indent spaces (a word
- * longer than a line stays whole); its own spacing kept, and its newlines
+ * that fits, never between a number and its unit, the lines after the
+ * first indented by @indent spaces (a word longer than a line stays whole); its own spacing kept, and its newlines
  * start indented lines too
  */
 void print_wrapped(const char *text, int indent)
@@ -271,7 +279,7 @@ void print_wrapped(const char *text, int indent)
 			/* the last space that fits, past the line's first word */
 			brk = NULL;
 			for (q = p + 1; q <= p + TEXT_COLS - col; q++)
-				if (*q == ' ' && q[-1] != ' ')
+				if (*q == ' ' && q[-1] != ' ' && !unit_follows(q))
 					brk = q;
 			if (!brk)
 				for (q = p + 1; q < eol && !brk; q++)

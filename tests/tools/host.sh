@@ -318,6 +318,7 @@ deps=$top/scripts/deps
 "$deps" --list >"$tmp/deps-all" 2>&1
 check "deps --demo leaves out the 6.12 kernel, the arm64 compiler, clang/llvm, bpftrace, promtool" sh -c \
 	"grep -qx qemu-system-x86 '$tmp/deps-demo' && grep -qx linux-headers-amd64 '$tmp/deps-demo' &&
+	 grep -qx trace-cmd '$tmp/deps-demo' &&
 	 ! grep -Eq '^(linux-image-6\.12|gcc-aarch64-linux-gnu|clang|llvm|libclang-rt-.*|bpftrace|promtool|qemu-system-arm)( |$)' '$tmp/deps-demo'"
 check "deps (make check's) still has all of them, and everything the demo has" sh -c \
 	"grep -Eq '^linux-image-6\.12 ' '$tmp/deps-all' && grep -qx gcc-aarch64-linux-gnu '$tmp/deps-all' &&

@@ -116,6 +116,12 @@ static void test_print_wrapped(void)
 	       "a word longer than a line stays whole");
 	free(out);
 
+	/* "45.118 ms" would end at column 101: it moves to the next line whole */
+	out = wrapped("  TEE ioctls are the largest part, but not for shared-memory set-up: TEE ioctls 40.009 ms of 45.118 ms (89 %)", 2);
+	tap_ok(strstr(out, "\n  ms") == NULL && strstr(out, "\n  45.118 ms (89 %)\n") != NULL,
+	       "a number and its unit stay on one line");
+	free(out);
+
 	out = wrapped("a\nb", 3);
 	same(out, "a\n   b\n", "a newline in the text starts an indented line");
 	free(out);
