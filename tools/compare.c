@@ -66,8 +66,8 @@ static const struct row rows[] = {
 /*
  * The parts whose per-second totals follow throughput: each also per
  * handshake, so that a run serving more handshakes per second does not
- * read as one that does worse. @per_s is a rate (events or, for a
- * duration, the mean per handshake) as struct session_summary holds it.
+ * read as one that does worse. The summary holds a count's rate per
+ * second, and a duration's mean per handshake.
  */
 struct rate_row {
 	const char *name;
