@@ -49,7 +49,7 @@ DKMS_FILES	:= module/dkms.conf module/Kbuild \
 		   $(filter-out %.mod.c,$(wildcard module/*.c)) $(wildcard module/*.h)
 DEST		:= $(if $(DESTDIR),$(abspath $(DESTDIR)))
 
-.PHONY: all modules module tools man htmldocs lab check demo bench stress clean deps \
+.PHONY: all modules module tools man htmldocs lab check demo bench stress clean deps deps-demo \
 	kdir-check install install-module install-tools install-man install-doc \
 	uninstall dkms-source install-dkms uninstall-dkms deb rpm
 
@@ -183,6 +183,9 @@ rpm:
 lab:
 	@if [ -f lab/Makefile ]; then $(MAKE) -C lab; fi
 
+deps-demo:
+	scripts/deps --demo $(if $(KERNEL),-k $(KERNEL))
+
 deps:
 	scripts/deps
 
@@ -190,7 +193,7 @@ check:
 	scripts/deps --kernels
 	tests/run
 
-demo: deps
+demo: deps-demo
 	scripts/demo $(if $(KERNEL),-k $(KERNEL))
 
 bench: deps

@@ -50,6 +50,14 @@ json_mean() {
 	sed -n "s/.*\"$2\":{[^}]*\"mean\":\([0-9.]*\).*/\1/p" "$1"
 }
 
+# dur US - a duration of US microseconds as teeprobe's text prints one: in
+# ms from 10 ms, in us below (tools/utils.c dur_str); "-" for none
+dur() {
+	awk -v u="$1" 'BEGIN { if (u == "") print "-"
+		else if (u >= 9999.95) printf "%.3f ms\n", u / 1000
+		else printf "%.1f us\n", u }'
+}
+
 echo "teeprobe lab: the seed case on $(uname -r), $(nproc) CPUs"
 secure=${TP_SECURE:-none}
 if [ "$secure" = optee ]; then
@@ -139,7 +147,7 @@ for conns in $conns_list; do
 			cat $tp_dbg/tee_probes >"$d/tee_probes"
 		fi
 		system_figures "$d/before.txt" "$d/after.txt" >"$d/system.txt"
-		printf 'mean handshake %s us\n' "$(json_mean "$d/client.json" handshake_us)"
+		printf 'mean handshake %s\n' "$(dur "$(json_mean "$d/client.json" handshake_us)")"
 	done
 done
 
@@ -207,10 +215,11 @@ for conns in $conns_list; do
 	temp=$(json_mean "$LAB_OUT/hard-temp-$conns/client.json" handshake_us)
 	reg=$(json_mean "$LAB_OUT/hard-reg-$conns/client.json" handshake_us)
 	ratio=$(awk -v t="$temp" -v r="$reg" 'BEGIN { if (r > 0) printf "%.1fx", t / r; else print "-" }')
-	printf '%-30s %9.0f us %13.0f us %13.0f us %10s\n' \
-		"$threads threads, $conns connections" "$soft" "$temp" "$reg" "$ratio"
+	printf '%-30s %12s %16s %16s %10s\n' \
+		"$threads threads, $conns connections" "$(dur "$soft")" "$(dur "$temp")" \
+		"$(dur "$reg")" "$ratio"
 done
-echo "(the case on hardware: 20,000 us before -> 4,000 us after at 1k; 60,000 -> 6,000 at 2k)"
+echo "(the case on hardware: 20 ms before -> 4 ms after at 1k; 60 ms -> 6 ms at 2k)"
 
 # teeprobe's diagnosis of the first load: hard-temp, hard-reg, and the table
 conns=${conns_list%% *}

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "figures.h"
@@ -21,6 +22,7 @@ struct row {
 	const char *key;	/* JSON */
 	size_t offset;		/* in struct session_summary */
 	double scale;		/* printed value = value * scale; JSON: value */
+	bool duration;		/* in ns, printed by dur_str() */
 };
 
 /*
@@ -33,11 +35,13 @@ struct row {
 /* compare - the two sessions' summaries, what both renderers read */
 struct compare {
 	const char *file[2];			/* before, after */
+	const char *label[2];	/* the files as the text names them */
 	struct session_summary sum[2];
 	const char *note[2];	/* why a session's counters are left out */
 };
 
-#define ROW(n, k, f, sc) { n, k, offsetof(struct session_summary, f), sc }
+#define ROW(n, k, f, sc) { n, k, offsetof(struct session_summary, f), sc, false }
+#define DUR(n, k, f) { n, k, offsetof(struct session_summary, f), 1, true }
 
 static const struct row rows[] = {
 	ROW("%system", "system_pct", system_pct, 1),
@@ -45,19 +49,47 @@ static const struct row rows[] = {
 	ROW("NET_RX softirqs/s", "netrx_per_s", netrx_per_s, 1),
 	ROW("NIC rx packets/s", "rx_packets_per_s", rx_packets_per_s, 1),
 	ROW("rx packets per NET_RX", "packets_per_run", packets_per_run, 1),
-	ROW("NET_RX inline p99 us", "inline_delay_p99_ns", inline_delay_p99_ns, 1e-3),
+	DUR("NET_RX inline p99", "inline_delay_p99_ns", inline_delay_p99_ns),
 	ROW("NET_RX by ksoftirqd %", "ksoftirqd_share", ksoftirqd_share, 100),
 	ROW("TEE calls/s", "tee_calls_per_s", tee_calls_per_s, 1),
 	ROW("TEE blocked %", "tee_blocked_share", tee_blocked_share, 100),
-	ROW("TEE call mean us", "tee_mean_ns", tee_mean_ns, 1e-3),
-	ROW("TEE ms per handshake", "tee_per_hs_ns", tee_per_hs_ns, 1e-6),
+	DUR("TEE call mean", "tee_mean_ns", tee_mean_ns),
+	DUR("TEE time per handshake", "tee_per_hs_ns", tee_per_hs_ns),
 	ROW("handshakes/s", "handshakes_per_s", handshakes_per_s, 1),
-	ROW("server handshake mean us", "handshake_ns", handshake_ns, 1e-3),
-	ROW("SYN->SYN/ACK mean us", "syn_synack_ns", syn_synack_ns, 1e-3),
-	ROW("SYN/ACK->ACK mean us", "synack_ack_ns", synack_ack_ns, 1e-3),
-	ROW("ACK->accept mean us", "ack_accept_ns", ack_accept_ns, 1e-3),
-	ROW("connect mean us", "connect_ns", connect_ns, 1e-3),
+	DUR("server handshake mean", "handshake_ns", handshake_ns),
+	DUR("SYN->SYN/ACK mean", "syn_synack_ns", syn_synack_ns),
+	DUR("SYN/ACK->ACK mean", "synack_ack_ns", synack_ack_ns),
+	DUR("ACK->accept mean", "ack_accept_ns", ack_accept_ns),
+	DUR("connect mean", "connect_ns", connect_ns),
 };
+
+/*
+ * The parts whose per-second totals follow throughput: each also per
+ * handshake, so that a run serving more handshakes per second does not
+ * read as one that does worse. The summary holds a count's rate per
+ * second, and a duration's mean per handshake.
+ */
+struct rate_row {
+	const char *name;
+	size_t offset;		/* in struct session_summary */
+	bool duration;		/* a mean per handshake in ns; else a rate per s */
+};
+
+#define RATE(n, f, d) { n, offsetof(struct session_summary, f), d }
+
+static const struct rate_row rate_rows[] = {
+	RATE("NET_RX softirqs", netrx_per_s, false),
+	RATE("NIC rx packets", rx_packets_per_s, false),
+	RATE("TEE calls", tee_calls_per_s, false),
+	RATE("TEE ioctl time", tee_per_hs_ns, true),
+	RATE("server handshake time", handshake_ns, true),
+	RATE("SYN->SYN/ACK", syn_synack_ns, true),
+	RATE("SYN/ACK->ACK", synack_ack_ns, true),
+	RATE("ACK->accept", ack_accept_ns, true),
+};
+
+/* throughput changed when handshakes/s moved by more than this factor */
+#define THROUGHPUT_CHANGED	1.1
 
 /* compare_usage - help for teeprobe compare */
 static void compare_usage(FILE *out)
@@ -69,7 +101,11 @@ static void compare_usage(FILE *out)
 		"NIC rx packets/s, the NET_RX delay, TEE calls/s, their blocked\n"
 		"share and mean, handshakes/s and the mean of each handshake\n"
 		"phase, each with the change (after - before) and the ratio\n"
-		"(after / before). '-' marks a figure a session does not have.\n");
+		"(after / before). '-' marks a figure a session does not have.\n"
+		"Then the parts that follow throughput (NET_RX, TEE, the TCP\n"
+		"phases) per handshake and per second side by side, and why a\n"
+		"part moved when the handshakes per second changed. Durations\n"
+		"are in ms from 10 ms, in us below; --json keeps ns.\n");
 }
 
 /* raw - a row's value in a summary, in the unit its key names */
@@ -113,12 +149,20 @@ static void compare_json(const struct compare *cmp)
 	jprint(out);
 }
 
-/* compare_text - the table, values as printed, "-" where one is missing */
-static void compare_text(const struct compare *cmp)
+/* ratio_str - "1.23x", or "-" where there is no ratio */
+static const char *ratio_str(double a, double b, char *buf, size_t len)
+{
+	if (isnan(a) || isnan(b) || a == 0)
+		return "-";
+	snprintf(buf, len, "%.2fx", b / a);
+	return buf;
+}
+
+/* compare_rows - the before/after table, values as printed, "-" where one is missing */
+static void compare_rows(const struct compare *cmp)
 {
 	double a, b;
 	size_t i;
-	int c;
 
 	printf("%-24s %14s %14s %14s %9s\n", "", "before", "after", "change",
 	       "ratio");
@@ -126,27 +170,156 @@ static void compare_text(const struct compare *cmp)
 		a = value(&cmp->sum[0], &rows[i]);
 		b = value(&cmp->sum[1], &rows[i]);
 		printf("%-24s", rows[i].name);
-		if (isnan(a))
-			printf(" %14s", "-");
+		if (rows[i].duration) {
+			printf(" %14s %14s %14s", dur_str(a, 0), dur_str(b, 0),
+			       dur_str(b - a, DUR_SIGN));
+		} else {
+			if (isnan(a))
+				printf(" %14s", "-");
+			else
+				printf(" %14.2f", a);
+			if (isnan(b))
+				printf(" %14s", "-");
+			else
+				printf(" %14.2f", b);
+			if (isnan(a) || isnan(b))
+				printf(" %14s", "-");
+			else
+				printf(" %+14.2f", b - a);
+		}
+		a = raw(&cmp->sum[0], &rows[i]);
+		b = raw(&cmp->sum[1], &rows[i]);
+		if (isnan(a) || isnan(b) || a == 0)
+			printf(" %9s\n", "-");
 		else
-			printf(" %14.2f", a);
-		if (isnan(b))
-			printf(" %14s", "-");
-		else
-			printf(" %14.2f", b);
-		if (isnan(a) || isnan(b))
-			printf(" %14s %9s\n", "-", "-");
-		else if (a == 0)
-			printf(" %+14.2f %9s\n", b - a, "-");
-		else
-			printf(" %+14.2f %8.2fx\n", b - a, b / a);
+			printf(" %8.2fx\n", b / a);
 	}
-	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", tstr(cmp->file[0]),
-	       cmp->sum[0].seconds, tstr(cmp->file[1]), cmp->sum[1].seconds);
+}
+
+/* rate_str - a per-handshake or per-second figure of a rate row */
+static const char *rate_str(const struct rate_row *r, double v, bool per_s)
+{
+	static char buf[4][32];
+	static int next;
+	char *out;
+
+	if (r->duration)
+		return dur_str(v, per_s ? DUR_PER_S : 0);
+	if (isnan(v))
+		return "-";
+	out = buf[next];
+	next = (next + 1) % 4;
+	snprintf(out, sizeof(buf[0]), "%.2f", v);
+	return out;
+}
+
+/*
+ * compare_throughput - the parts that follow throughput per handshake and
+ * per second, and why they moved when the handshakes per second changed
+ */
+static void compare_throughput(const struct compare *cmp)
+{
+	const char *moved[ARRAY_SIZE(rate_rows)];
+	double hs[2], per_hs[2], per_s[2], hs_ratio, rh, rs;
+	size_t i, k, nr_moved = 0;
+	char r1[32], r2[32], *why;
+	bool rose;
+	FILE *f;
+	size_t len;
+	int c;
+
+	for (c = 0; c < 2; c++)
+		hs[c] = cmp->sum[c].handshakes_per_s;
+	if (isnan(hs[0]) || isnan(hs[1]) || hs[0] <= 0 || hs[1] <= 0)
+		return;
+	hs_ratio = hs[1] / hs[0];
+	printf("\nPer handshake and per second (handshakes/s: before %.2f, after %.2f, %.2fx)\n",
+	       hs[0], hs[1], hs_ratio);
+	printf("%-22s %12s %12s %7s %14s %14s %7s\n", "", "before/hs", "after/hs",
+	       "ratio", "before/s", "after/s", "ratio");
+	for (i = 0; i < ARRAY_SIZE(rate_rows); i++) {
+		const struct rate_row *r = &rate_rows[i];
+
+		for (c = 0; c < 2; c++) {
+			double v = *(const double *)((const char *)&cmp->sum[c] +
+						     r->offset);
+
+			per_hs[c] = r->duration ? v : v / hs[c];
+			per_s[c] = r->duration ? v * hs[c] : v;
+		}
+		printf("%-22s %12s %12s %7s %14s %14s %7s\n", r->name,
+		       rate_str(r, per_hs[0], false), rate_str(r, per_hs[1], false),
+		       ratio_str(per_hs[0], per_hs[1], r1, sizeof(r1)),
+		       rate_str(r, per_s[0], true), rate_str(r, per_s[1], true),
+		       ratio_str(per_s[0], per_s[1], r2, sizeof(r2)));
+		rh = per_hs[1] / per_hs[0];
+		rs = per_s[1] / per_s[0];
+		/* moved one way per second and the other way per handshake */
+		if (isfinite(rh) && isfinite(rs) && (rh - 1) * (rs - 1) < 0)
+			moved[nr_moved++] = r->name;
+	}
+	rose = hs_ratio >= THROUGHPUT_CHANGED;
+	if (!nr_moved || (!rose && hs_ratio > 1 / THROUGHPUT_CHANGED))
+		return;
+	why = NULL;
+	f = open_memstream(&why, &len);
+	if (!f)
+		fatal("out of memory\n");
+	fprintf(f, "(the after run serves %.2fx the handshakes per second of the before run: per second its ",
+		hs_ratio);
+	for (k = 0; k < nr_moved; k++)
+		fprintf(f, "%s%s", k == 0 ? "" : k == nr_moved - 1 ? " and " : ", ",
+			moved[k]);
+	fprintf(f, " %s, while per handshake they %s)", rose ? "rise" : "fall",
+		rose ? "fall" : "rise");
+	fclose(f);
+	print_wrapped(why, 1);
+	free(why);
+}
+
+/* compare_text - the table, the per-handshake figures, the files */
+static void compare_text(const struct compare *cmp)
+{
+	int c;
+
+	compare_rows(cmp);
+	compare_throughput(cmp);
+	printf("(before: %s, %.1f s; after: %s, %.1f s)\n", tstr(cmp->label[0]),
+	       cmp->sum[0].seconds, tstr(cmp->label[1]), cmp->sum[1].seconds);
 	for (c = 0; c < 2; c++)
 		if (cmp->note[c])
 			printf("(%s: %s: its module counters are left out, \"-\")\n",
 			       c ? "after" : "before", cmp->note[c]);
+}
+
+/*
+ * compare_labels - the files as the text names them: their base names, or
+ * with the directory above when the base names are the same (the lab's
+ * runs are all trace.dat), never a host's or a guest's absolute path
+ */
+static void compare_labels(struct compare *cmp)
+{
+	const char *base[2], *p;
+	int c, slashes;
+
+	for (c = 0; c < 2; c++) {
+		p = strrchr(cmp->file[c], '/');
+		base[c] = p ? p + 1 : cmp->file[c];
+	}
+	for (c = 0; c < 2; c++) {
+		cmp->label[c] = base[c];
+		if (strcmp(base[0], base[1]) || base[c] == cmp->file[c])
+			continue;
+		/* back to the slash before the directory's name */
+		p = base[c] - 1;
+		slashes = 0;
+		while (p > cmp->file[c] && slashes < 1) {
+			p--;
+			if (*p == '/')
+				slashes++;
+		}
+		cmp->label[c] = *p == '/' ? p + 1 : p;
+	}
 }
 
 /* compare_main - entry point of teeprobe compare */
@@ -203,6 +376,7 @@ int compare_main(int argc, char **argv)
 		cmp.note[c] = session_counters_note(r);
 		session_free(r);
 	}
+	compare_labels(&cmp);
 	if (json)
 		compare_json(&cmp);
 	else

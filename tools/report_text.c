@@ -5,6 +5,7 @@
  * histograms rtla style, a column per CPU.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -13,6 +14,9 @@
 /* text_session - the file, its size, its events and what was lost */
 static void text_session(const struct report *r, const struct report_opts *o)
 {
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f;
 	int i;
 
 	printf("teeprobe report: %s\n", tstr(o->input));
@@ -20,11 +24,19 @@ static void text_session(const struct report *r, const struct report_opts *o)
 	       r->uname ? (int)strcspn(r->uname, "\n") : 0,
 	       r->uname ? r->uname : "", r->uname ? ", " : "", r->ncpus,
 	       r->seconds);
-	printf("  events:");
+	f = open_memstream(&line, &len);
+	if (!f)
+		fatal("out of memory\n");
+	fprintf(f, "  events:");
 	for (i = 0; i < r->nr_kinds; i++)
-		printf(" %s %llu", r->kinds[i].name, r->kinds[i].count);
-	printf("; %llu others\n", r->other_events);
-	printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed, %.0f untracked, %.0f TCP probe hits missed\n",
+		fprintf(f, " %s %llu", r->kinds[i].name, r->kinds[i].count);
+	fprintf(f, "; %llu others", r->other_events);
+	fclose(f);
+	print_wrapped(line, 10);
+	free(line);
+	/* one line to the kretprobes' losses: scripts read it up to there */
+	printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed,\n"
+	       "        %.0f untracked, %.0f TCP probe hits missed\n",
 	       r->ring_losses, r->missed_events, r->tee_missed,
 	       r->tee_untracked, r->tcp_missed);
 	if (r->counters_note)
@@ -65,47 +77,57 @@ static void text_tee(const struct report *r)
 	int i;
 
 	printf("TEE ioctls by command (%s; percentiles from %s)\n"
-	       "  %-14s %8s %9s %6s %10s %10s %10s %10s %8s %6s %8s %6s\n",
+	       "  %-14s %8s %9s %6s %11s %11s %11s %11s\n",
 	       r->tee_from_snapshots ? "counts from the module's counters" :
 				       "counts from the events",
 	       r->tee_exact ? "every call's event" : "histograms, upper bounds",
-	       "cmd", "calls", "calls/s", "errors", "mean_us", "p50_us",
-	       "p99_us", "max_us", "blocked%", "runq%", "on-cpu%", "wait%");
+	       "cmd", "calls", "calls/s", "errors", "mean", "p50", "p99", "max");
 	for (i = 0; i < r->nr_tee_cmds; i++) {
 		const struct report_tee_cmd *c = &r->tee_cmds[i];
 
-		printf("  %-14s %8.0f %9.1f %6.0f %10.1f %10.1f %10.1f %10.1f %8.1f %6.1f %8.1f %6.1f\n",
+		printf("  %-14s %8.0f %9.1f %6.0f %11s %11s %11s %11s\n",
 		       c->name, c->calls, c->calls_per_s, c->errors,
-		       c->mean_ns / 1e3, c->p50_ns / 1e3, c->p99_ns / 1e3,
-		       c->max_ns / 1e3, 100 * c->blocked_share,
-		       100 * c->runq_share, 100 * c->oncpu_share,
-		       100 * c->queue_wait_share);
+		       dur_str(c->mean_ns, 0), dur_str(c->p50_ns, 0),
+		       dur_str(c->p99_ns, 0), dur_str(c->max_ns, 0));
 		/* the lines of the secure world's table, as far as they fit */
 		if (c->secure_entries > 0 && secure_len < sizeof(secure))
 			secure_len += snprintf(secure + secure_len,
 					       sizeof(secure) - secure_len,
-					       "  %-14s %8.0f %9.2f %10.1f %8.1f %8.1f\n",
+					       "  %-14s %8.0f %9.2f %11s %8.1f %8.1f\n",
 					       c->name, c->secure_entries,
 					       c->secure_per_call,
-					       c->secure_mean_ns / 1e3,
+					       dur_str(c->secure_mean_ns, 0),
 					       100 * c->secure_share,
 					       100 * c->normal_share);
 	}
 	if (!r->tee_candidates)
 		printf("  (no TEE ioctls)\n");
+	if (r->nr_tee_cmds) {
+		printf("  where their time went (%% of it)\n"
+		       "  %-14s %8s %8s %8s %8s\n", "cmd", "blocked%", "runq%",
+		       "on-cpu%", "wait%");
+		for (i = 0; i < r->nr_tee_cmds; i++) {
+			const struct report_tee_cmd *c = &r->tee_cmds[i];
+
+			printf("  %-14s %8.1f %8.1f %8.1f %8.1f\n", c->name,
+			       100 * c->blocked_share, 100 * c->runq_share,
+			       100 * c->oncpu_share, 100 * c->queue_wait_share);
+		}
+	}
 	if (secure_len)
 		printf("  in the secure world (entries timed by the driver's SMC probes)\n"
-		       "  %-14s %8s %9s %10s %8s %8s\n%s",
-		       "cmd", "entries", "per_call", "mean_us", "secure%",
+		       "  %-14s %8s %9s %11s %8s %8s\n%s",
+		       "cmd", "entries", "per_call", "mean", "secure%",
 		       "normal%", secure);
 	if (r->nr_threads) {
 		printf("  top threads by time in TEE ioctls:\n"
-		       "  %-8s %-16s %8s %12s %8s\n", "tid", "comm", "calls",
-		       "total_ms", "blocked%");
+		       "  %-8s %-16s %8s %13s %8s\n", "tid", "comm", "calls",
+		       "total", "blocked%");
 		for (i = 0; i < r->nr_threads; i++)
-			printf("  %-8d %-16s %8llu %12.1f %8.1f\n",
+			printf("  %-8d %-16s %8llu %13s %8.1f\n",
 			       r->threads[i].tid, tstr(r->threads[i].comm),
-			       r->threads[i].calls, r->threads[i].total_ns / 1e6,
+			       r->threads[i].calls,
+			       dur_str(r->threads[i].total_ns, 0),
 			       100 * r->threads[i].blocked_share);
 	}
 	if (r->threads_overflow)
@@ -134,22 +156,32 @@ static void text_netrx(const struct report *r)
 		printf("\n");
 		return;
 	}
-	printf("NET_RX per CPU (raise->entry delays in us: inline = at irq exit or bh enable,\n"
-	       "ksoftirqd = deferred to ksoftirqd; percentiles are upper bounds)\n"
-	       "  %-5s %9s %10s %10s %8s %10s %8s %8s %8s %8s %8s %8s %8s\n",
+	printf("NET_RX per CPU\n"
+	       "  %-5s %9s %10s %10s %8s %10s %8s\n",
 	       "cpu", "runs/s", "raises/s", "packets/s", "pkt/run",
-	       "ksoftirqd%", "reraise", "inl_p50", "inl_p99", "inl_max",
-	       "ksd_p50", "ksd_p99", "ksd_max");
+	       "ksoftirqd%", "reraise");
 	for (i = 0; i < r->nr_netrx_cpus; i++) {
 		const struct report_netrx_cpu *x = &r->netrx_cpus[i];
 
-		printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8.0f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+		printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8.0f\n",
 		       x->cpu, x->runs_per_s, x->raises_per_s, x->packets_per_s,
 		       x->packets_per_run, 100 * x->ksoftirqd_share,
-		       x->reraises, x->inline_ns[0] / 1e3,
-		       x->inline_ns[1] / 1e3, x->inline_ns[2] / 1e3,
-		       x->ksoftirqd_ns[0] / 1e3, x->ksoftirqd_ns[1] / 1e3,
-		       x->ksoftirqd_ns[2] / 1e3);
+		       x->reraises);
+	}
+	printf("  raise->entry delays: inline = at irq exit or bh enable, ksoftirqd =\n"
+	       "  deferred to ksoftirqd; percentiles are upper bounds\n"
+	       "  %-5s %11s %11s %11s %11s %11s %11s\n",
+	       "cpu", "inl_p50", "inl_p99", "inl_max", "ksd_p50", "ksd_p99",
+	       "ksd_max");
+	for (i = 0; i < r->nr_netrx_cpus; i++) {
+		const struct report_netrx_cpu *x = &r->netrx_cpus[i];
+
+		printf("  %-5s %11s %11s %11s %11s %11s %11s\n", x->cpu,
+		       dur_str(x->inline_ns[0], 0), dur_str(x->inline_ns[1], 0),
+		       dur_str(x->inline_ns[2], 0),
+		       dur_str(x->ksoftirqd_ns[0], 0),
+		       dur_str(x->ksoftirqd_ns[1], 0),
+		       dur_str(x->ksoftirqd_ns[2], 0));
 	}
 	printf("\n");
 }
@@ -173,37 +205,46 @@ static void text_handshakes(const struct report *r)
 {
 	const struct report_port_phase *x;
 	const struct report_event_phase *e;
+	char *line = NULL;
+	size_t len = 0;
 	int i, k, q;
+	FILE *f;
 
 	printf("TCP handshakes by port (module's counters; phase percentiles are upper bounds)\n");
 	for (i = 0; i < r->nr_ports; i++) {
 		const struct report_port *port = &r->ports[i];
 
-		printf("  port %s:", port->port);
+		f = open_memstream(&line, &len);
+		if (!f)
+			fatal("out of memory\n");
+		fprintf(f, "  port %s:", port->port);
 		for (k = 0; k < REPORT_PORT_COUNTERS; k++)
-			printf(" %s %.0f", port->counters[k].name,
-			       port->counters[k].count);
-		printf("\n  %-14s %8s %10s %10s %10s %10s %10s\n", "phase",
-		       "count", "per_s", "mean_us", "p50_us", "p99_us",
-		       "max_us");
+			fprintf(f, " %s %.0f", port->counters[k].name,
+				port->counters[k].count);
+		fclose(f);
+		print_wrapped(line, 4);
+		free(line);
+		line = NULL;
+		printf("  %-14s %8s %10s %11s %11s %11s %11s\n", "phase",
+		       "count", "per_s", "mean", "p50", "p99", "max");
 		for (q = 0; q < port->nr_phases; q++) {
 			x = &port->phases[q];
-			printf("  %-14s %8.0f %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			       x->name, x->count, x->per_s, x->mean_ns / 1e3,
-			       x->p50_ns / 1e3, x->p99_ns / 1e3,
-			       x->max_ns / 1e3);
+			printf("  %-14s %8.0f %10.1f %11s %11s %11s %11s\n",
+			       x->name, x->count, x->per_s,
+			       dur_str(x->mean_ns, 0), dur_str(x->p50_ns, 0),
+			       dur_str(x->p99_ns, 0), dur_str(x->max_ns, 0));
 		}
 	}
 	if (r->handshakes[0] + r->handshakes[1])
 		printf("  from %llu server and %llu client handshake events (exact):\n"
-		       "  %-14s %8s %10s %10s %10s %10s\n", r->handshakes[0],
-		       r->handshakes[1], "phase", "count", "mean_us", "p50_us",
-		       "p99_us", "max_us");
+		       "  %-14s %8s %11s %11s %11s %11s\n", r->handshakes[0],
+		       r->handshakes[1], "phase", "count", "mean", "p50",
+		       "p99", "max");
 	for (q = 0; q < r->nr_event_phases; q++) {
 		e = &r->event_phases[q];
-		printf("  %-14s %8zu %10.1f %10.1f %10.1f %10.1f\n", e->name,
-		       e->count, e->mean_ns / 1e3, e->p50_ns / 1e3,
-		       e->p99_ns / 1e3, e->max_ns / 1e3);
+		printf("  %-14s %8zu %11s %11s %11s %11s\n", e->name,
+		       e->count, dur_str(e->mean_ns, 0), dur_str(e->p50_ns, 0),
+		       dur_str(e->p99_ns, 0), dur_str(e->max_ns, 0));
 	}
 	printf("\n");
 }

@@ -221,6 +221,89 @@ static char *ring_take(struct str_ring *r, size_t size)
 }
 
 /*
+ * dur_str - @ns as the text outputs print a duration, in the unit that
+ * reads (as perf and trace-cmd do): "265.018 ms" from 10 ms up, "1595.4 us"
+ * below, "-" for NAN. DUR_SIGN adds the sign (a change), DUR_PER_S "/s" (a
+ * duration per second). From a ring of buffers, as tstr.
+ */
+const char *dur_str(double ns, unsigned int flags)
+{
+	static struct str_ring ring;
+	const char *sign = "";
+	char *out;
+
+	if (isnan(ns))
+		return "-";
+	out = ring_take(&ring, DUR_STR_LEN);
+	if (flags & DUR_SIGN)
+		sign = ns < 0 ? "-" : "+";
+	else if (ns < 0)
+		sign = "-";
+	ns = fabs(ns);
+	/* what rounds to 10000.0 us reads 10.000 ms */
+	if (ns >= DUR_MS_FROM_NS - 50)
+		snprintf(out, DUR_STR_LEN, "%s%.3f ms%s", sign, ns / 1e6,
+			 flags & DUR_PER_S ? "/s" : "");
+	else
+		snprintf(out, DUR_STR_LEN, "%s%.1f us%s", sign, ns / 1e3,
+			 flags & DUR_PER_S ? "/s" : "");
+	return out;
+}
+
+/* unit_follows - is the space at @q that between a number and its unit? */
+static bool unit_follows(const char *q)
+{
+	return q[-1] >= '0' && q[-1] <= '9' &&
+	       (!strncmp(q + 1, "us", 2) || !strncmp(q + 1, "ms", 2)) &&
+	       !((q[3] >= 'a' && q[3] <= 'z') || (q[3] >= 'A' && q[3] <= 'Z'));
+}
+
+/*
+ * print_wrapped - @text within TEXT_COLS columns: broken at the last space
+ * that fits, never between a number and its unit, the lines after the
+ * first indented by @indent spaces (a word longer than a line stays whole); its own spacing kept, and its newlines
+ * start indented lines too
+ */
+void print_wrapped(const char *text, int indent)
+{
+	const char *p = text, *eol, *brk, *q;
+	int col = 0;
+
+	while (*p) {
+		eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		if (eol - p <= TEXT_COLS - col) {
+			brk = eol;
+		} else {
+			/* the last space that fits, past the line's first word */
+			brk = NULL;
+			for (q = p + 1; q <= p + TEXT_COLS - col; q++)
+				if (*q == ' ' && q[-1] != ' ' && !unit_follows(q))
+					brk = q;
+			if (!brk)
+				for (q = p + 1; q < eol && !brk; q++)
+					if (*q == ' ')
+						brk = q;
+			if (!brk)
+				brk = eol;
+		}
+		printf("%.*s", (int)(brk - p), p);
+		p = brk;
+		if (!*p)
+			break;
+		if (*p == '\n')
+			p++;
+		else
+			while (*p == ' ')
+				p++;
+		printf("\n%*s", indent, "");
+		col = indent;
+	}
+	putchar('\n');
+}
+
+/*
  * utf8_clean - a copy of @s (to free) with every byte that is not part of
  * valid UTF-8 as U+FFFD: what goes into JSON, which must be UTF-8 (a file
  * or thread name is whatever bytes its owner chose)

@@ -26,6 +26,17 @@ char *xstrdup(const char *s);
 int parse_seconds(const char *arg, double *seconds);
 char *utf8_clean(const char *s);	/* valid UTF-8, to free */
 const char *tstr(const char *s);	/* text without control bytes */
+/*
+ * The text outputs: within TEXT_COLS columns; durations from
+ * DUR_MS_FROM_NS in ms, below it in us (JSON keeps its keys' units)
+ */
+#define TEXT_COLS	100
+#define DUR_MS_FROM_NS	10e6
+#define DUR_STR_LEN	32
+#define DUR_SIGN	0x1	/* "+1.5 us": a change */
+#define DUR_PER_S	0x2	/* "12.000 ms/s": time per second */
+const char *dur_str(double ns, unsigned int flags);
+void print_wrapped(const char *text, int indent);
 char *read_text_file(const char *path, size_t max, int *err);
 int write_value(const char *who, const char *path, const char *value);
 

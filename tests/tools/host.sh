@@ -218,8 +218,9 @@ assert name == sys.argv[1].encode("utf-8", "surrogateescape").decode("utf-8", "r
 ' "$hostile" < <("$TEEPROBE" $cmd "$hostile" 2>/dev/null)
 done
 # compare --json: each value in the unit its key names (ns, a share of 1,
-# percent for _pct), format 2; the text table shows the same figures in us,
-# ms and percent: the two agree row by row
+# percent for _pct), format 2; the text table shows the same figures, the
+# durations in us or from 10 ms in ms (as the value says), shares in
+# percent: the two agree row by row
 "$TEEPROBE" compare "$corpus/stall-small.dat" "$corpus/tee-small.dat" >"$tmp/cmp.txt" 2>&1
 "$TEEPROBE" compare --json "$corpus/stall-small.dat" "$corpus/tee-small.dat" >"$tmp/cmp.json" 2>&1
 check "compare --json's units match the text table's, row by row" /usr/bin/python3 -c '
@@ -227,27 +228,117 @@ import json, re, sys
 d = json.load(open(sys.argv[2]))
 assert d["format"] == 2, d.get("format")
 text = {}
+v = r"(-|[-+0-9.]+(?: [um]s)?)"
 for line in open(sys.argv[1]):
-    m = re.match(r"^(\S.*?)\s+(-|[-+0-9.]+)\s+(-|[-+0-9.]+)\s+(-|[-+0-9.]+)\s+(-|[0-9.]+x)$", line)
+    if not line.strip():
+        break
+    m = re.match(r"^(\S.*?)\s+" + v + r"\s+" + v + r"\s+" + v + r"\s+(-|[0-9.]+x)$", line)
     if m and m.group(1).strip():
         text[m.group(1).strip()] = m.group(2, 3)
 assert len(text) == len(d["rows"]), (len(text), len(d["rows"]))
 order = list(text)
+def ns(t):
+    n, _, unit = t.partition(" ")
+    return float(n) * {"us": 1e3, "ms": 1e6}[unit], {"us": 50, "ms": 500}[unit]
 for i, r in enumerate(d["rows"]):
     name = order[i]
     k = r["metric"]
-    scale = 1e-3 if name.endswith(" us") else 1e-6 if name.endswith(" ms per handshake") else 1
-    if k.endswith("_share"):
-        scale = 100
+    scale = 100 if k.endswith("_share") else 1
     assert k.endswith(("_ns", "_share", "_pct", "_per_s", "_per_run")), k
-    assert (k.endswith("_ns")) == (scale in (1e-3, 1e-6)), (k, name)
     for side, t in (("before", text[name][0]), ("after", text[name][1])):
-        v = r[side]
+        val = r[side]
         if t == "-":
-            assert v is None, (k, side, v)
+            assert val is None, (k, side, val)
+        elif t.endswith("s"):
+            assert k.endswith("_ns"), (k, t)
+            got, tol = ns(t)
+            assert val is not None and abs(val - got) <= tol + 1e-9 * abs(got), (k, side, val, t)
+            assert (abs(val) >= 9999950) == t.endswith(" ms"), ("ms from 10 ms", k, val, t)
         else:
-            assert v is not None and abs(v * scale - float(t)) <= 0.0051 + 1e-9 * abs(float(t)), (k, side, v, t)
+            assert not k.endswith("_ns"), (k, t)
+            assert val is not None and abs(val * scale - float(t)) <= 0.0051 + 1e-9 * abs(float(t)), (k, side, val, t)
 ' "$tmp/cmp.txt" "$tmp/cmp.json"
+# --- readable text (issue 36): within 100 columns, durations in the unit that
+# reads, the files by name, throughput explained ------------------------------------------
+# the corpus's sessions under short names, so that the file's name does not
+# make the header long; the demo's sessions too when this host has them
+# (make demo's, or TEEPROBE_DEMO=DIR: another tree's build/demo)
+mkdir -p "$tmp/wide/hard-temp" "$tmp/wide/hard-reg"
+cp "$corpus/stall-small.dat" "$tmp/wide/hard-temp/trace.dat"
+cp "$corpus/tee-small.dat" "$tmp/wide/hard-reg/trace.dat"
+demo=${TEEPROBE_DEMO:-$top/build/demo}/guest/lab
+wide_files="$corpus/tee-small.dat $corpus/stall-small.dat $corpus/light-small.dat $corpus/light-small-v6.dat"
+for f in "$demo"/*/trace.dat; do
+	[ -f "$f" ] && wide_files="$wide_files $f"
+done
+over=0
+for f in $wide_files; do
+	for cmd in "report" "report --no-hist" "analyze" "analyze --windows"; do
+		n=$("$TEEPROBE" $cmd -i "$f" 2>&1 | sed 1d | awk 'length > 100' | wc -l)
+		[ "$n" = 0 ] || { echo "# $cmd $f: $n lines over 100 columns"; over=$((over + n)); }
+	done
+done
+check_eq "report and analyze: no line over 100 columns (past the file's name)" 0 "$over"
+"$TEEPROBE" compare "$tmp/wide/hard-temp/trace.dat" "$tmp/wide/hard-reg/trace.dat" >"$tmp/wide.txt" 2>&1
+check_eq "compare: no line over 100 columns" 0 "$(awk 'length > 100' "$tmp/wide.txt" | wc -l)"
+check "compare names the files without their directories' path" sh -c \
+	"grep -qx '(before: hard-temp/trace.dat, [0-9.]* s; after: hard-reg/trace.dat, [0-9.]* s)' '$tmp/wide.txt' &&
+	 ! grep -q '$tmp' '$tmp/wide.txt'"
+if [ -f "$demo/hard-temp-1000/trace.dat" ] && [ -f "$demo/hard-reg-1000/trace.dat" ]; then
+	"$TEEPROBE" compare "$demo/hard-temp-1000/trace.dat" "$demo/hard-reg-1000/trace.dat" >"$tmp/demo-cmp.txt" 2>&1
+	check "compare of the demo's sessions: within 100 columns, no /run/ or host path" sh -c \
+		"! awk 'length > 100' '$tmp/demo-cmp.txt' | grep -q . &&
+		 ! grep -qE '/run/|$top|$demo' '$tmp/demo-cmp.txt'"
+else
+	skip "compare of the demo's sessions" "no make demo output in build/demo"
+fi
+check "compare prints each session's handshakes/s and the parts per handshake and per second" sh -c \
+	"grep -Eq '^handshakes/s +[0-9.]+ +[0-9.]+ ' '$tmp/wide.txt' &&
+	 grep -Eq '^Per handshake and per second \(handshakes/s: before [0-9.]+, after [0-9.]+, [0-9.]+x\)$' '$tmp/wide.txt' &&
+	 grep -Eq '^NET_RX softirqs +[0-9.]+ +[0-9.]+ +[0-9.]+x +[0-9.]+ +[0-9.]+ +[0-9.]+x$' '$tmp/wide.txt'"
+# stall-small serves 95 handshakes/s, tee-small 17: its per-second totals
+# fall with throughput while per handshake NET_RX runs rise
+check "compare says why a part moved when throughput changed" sh -c \
+	"tr '\n' ' ' <'$tmp/wide.txt' | grep -Eq '\(the after run serves 0\.18x the handshakes per second of the before run: per second its NET_RX +softirqs.* fall, while per handshake they rise\)'"
+# a duration of 10 ms and more in ms: tee-small's TEE calls per handshake are
+# 57.6 ms (57565 us in its JSON)
+check "compare prints a duration from 10 ms in ms" sh -c \
+	"grep -Eq '^TEE time per handshake +0\.0 us +57\.5[0-9]{2} ms +\+57\.5[0-9]{2} ms +- *$' '$tmp/wide.txt'"
+check "analyze prints a duration from 10 ms in ms, one below it in us" sh -c \
+	"'$TEEPROBE' analyze -i '$corpus/tee-small.dat' >'$tmp/an.txt' &&
+	 grep -Eq '^  TEE ioctls +57\.[0-9]{3} ms ' '$tmp/an.txt' &&
+	 grep -Eq '^  SYN -> SYN/ACK +129\.[0-9] us ' '$tmp/an.txt'"
+check "report prints durations from 10 ms in ms, and no _us column" sh -c \
+	"'$TEEPROBE' report -i '$corpus/tee-small.dat' >'$tmp/rep.txt' &&
+	 grep -Eq ' [0-9]+\.[0-9]{3} ms( |$)' '$tmp/rep.txt' &&
+	 ! grep -Eq ' [0-9]{5,}\.[0-9] us' '$tmp/rep.txt' && ! grep -q '_us ' '$tmp/rep.txt'"
+# --- scripts/deps: make demo installs only what the demo needs (issue 36) ------------
+deps=$top/scripts/deps
+"$deps" --demo --list >"$tmp/deps-demo" 2>&1
+"$deps" --list >"$tmp/deps-all" 2>&1
+check "deps --demo leaves out the 6.12 kernel, the arm64 compiler, clang/llvm, bpftrace, promtool" sh -c \
+	"grep -qx qemu-system-x86 '$tmp/deps-demo' && grep -qx linux-headers-amd64 '$tmp/deps-demo' &&
+	 grep -qx trace-cmd '$tmp/deps-demo' &&
+	 ! grep -Eq '^(linux-image-6\.12|gcc-aarch64-linux-gnu|clang|llvm|libclang-rt-.*|bpftrace|promtool|qemu-system-arm)( |$)' '$tmp/deps-demo'"
+check "deps (make check's) still has all of them, and everything the demo has" sh -c \
+	"grep -Eq '^linux-image-6\.12 ' '$tmp/deps-all' && grep -qx gcc-aarch64-linux-gnu '$tmp/deps-all' &&
+	 grep -qx clang '$tmp/deps-all' && grep -qx llvm '$tmp/deps-all' && grep -qx bpftrace '$tmp/deps-all' &&
+	 grep -Eq '^promtool ' '$tmp/deps-all' && ! grep -vxFf '$tmp/deps-all' '$tmp/deps-demo' | grep -q ."
+check "deps --demo -k optee adds the arm64 guest's tools, not the test-only ones" sh -c \
+	"'$deps' --demo -k optee --list >'$tmp/deps-optee' &&
+	 grep -qx gcc-aarch64-linux-gnu '$tmp/deps-optee' && grep -qx qemu-system-arm '$tmp/deps-optee' &&
+	 ! grep -Eq '^(clang|bpftrace|promtool|linux-image-6\.12)( |$)' '$tmp/deps-optee'"
+check "deps --demo -k 6.12 wants the 6.12 kernel" grep -Eq '^linux-image-6\.12 ' \
+	<("$deps" --demo -k 6.12 --list)
+check "deps --dry-run installs nothing and says what it would" sh -c \
+	"'$deps' --demo --dry-run 2>&1 | grep -Eq '^teeprobe: dry run: (nothing to install|would install: )'"
+check_fails "deps refuses -k without --demo" "goes with --demo" "$deps" -k optee --list
+check_eq "make demo runs deps --demo, then the demo" \
+	"$(printf '%s\n' 'scripts/deps --demo ' 'scripts/demo ')" \
+	"$(make -s -n -C "$top" demo 2>&1)"
+check_eq "make check runs deps --kernels (everything), then the tests" \
+	"$(printf '%s\n' 'scripts/deps --kernels' 'tests/run')" \
+	"$(make -s -n -C "$top" check 2>&1)"
 # tests/vm/test-times: a step's time runs from the result (or the test's
 # start) before it
 printf '%s\n' "100 t10-a (start)" "105 t10-a first check" "130 t10-a second one" \
