@@ -4,28 +4,61 @@
  * the module and for the tools, which include this file too
  * (tools/stats.h, tools/modstats.h, tools/report.c): the histograms'
  * bucket count, the TCP counters and handshake phases with their names,
- * tcp_phases' header. Enums and macros only:
- * no kernel or libc type, so both sides compile it.
+ * tcp_phases' header. Enums, macros and the histograms' bucket mapping
+ * (plain C on unsigned long long): no kernel or libc type, so both sides
+ * compile it.
  */
 #ifndef TEEPROBE_ABI_H
 #define TEEPROBE_ABI_H
 
 /*
- * Latency histograms (hist.h), log-linear (HDR-style): values below
- * TEEPROBE_HIST_SUB ns have a bucket each; above, each power-of-two range
- * [2^e, 2^(e+1)) is split into TEEPROBE_HIST_SUB buckets of equal width
- * 2^(e - TEEPROBE_HIST_SUB_BITS), so a bucket is at most 1/TEEPROBE_HIST_SUB
- * (12.5 %) of its low edge wide. Bucket i < TEEPROBE_HIST_SUB holds i;
- * bucket i >= TEEPROBE_HIST_SUB starts at (SUB + i % SUB) << (i / SUB - 1).
- * The last bucket holds everything from 2^TEEPROBE_HIST_TOP_SHIFT ns
- * (about 2.1 s) up. Every *_hist file ends with "# hist_sub_bits N".
+ * Latency histograms (hist.h), log-linear (HDR-style) in units of
+ * 2^TEEPROBE_HIST_UNIT_SHIFT ns (128 ns: the lowest discernible value):
+ * values below TEEPROBE_HIST_SUB units (1024 ns) have a bucket a unit;
+ * above, each power-of-two range [2^e, 2^(e+1)) is split into
+ * TEEPROBE_HIST_SUB buckets of equal width 2^(e - TEEPROBE_HIST_SUB_BITS),
+ * so a bucket is at most 1/TEEPROBE_HIST_SUB (12.5 %) of its low edge
+ * wide. The last bucket holds everything from 2^TEEPROBE_HIST_TOP_SHIFT ns
+ * (about 2.1 s) up. Every *_hist file ends with "# hist_sub_bits N" and
+ * "# hist_unit_shift N". teeprobe_hist_index() and teeprobe_hist_low()
+ * are the mapping, for the module and the tools alike.
  */
+#define TEEPROBE_HIST_UNIT_SHIFT	7
 #define TEEPROBE_HIST_SUB_BITS	3
 #define TEEPROBE_HIST_SUB	(1 << TEEPROBE_HIST_SUB_BITS)
 #define TEEPROBE_HIST_TOP_SHIFT	31
 #define TEEPROBE_HIST_BUCKETS \
-	((TEEPROBE_HIST_TOP_SHIFT - TEEPROBE_HIST_SUB_BITS + 1) * \
-	 TEEPROBE_HIST_SUB + 1)
+	((TEEPROBE_HIST_TOP_SHIFT - TEEPROBE_HIST_UNIT_SHIFT - \
+	  TEEPROBE_HIST_SUB_BITS + 1) * TEEPROBE_HIST_SUB + 1)
+
+/* teeprobe_hist_index - the bucket that counts @ns */
+static inline unsigned int teeprobe_hist_index(unsigned long long ns)
+{
+	unsigned long long u = ns >> TEEPROBE_HIST_UNIT_SHIFT;
+	unsigned int shift;
+
+	if (u < TEEPROBE_HIST_SUB)
+		return u;
+	if (ns >= 1ULL << TEEPROBE_HIST_TOP_SHIFT)
+		return TEEPROBE_HIST_BUCKETS - 1;
+	/* u >> shift is in [SUB, 2 * SUB): the sub-bucket, plus SUB */
+	shift = 63 - __builtin_clzll(u) - TEEPROBE_HIST_SUB_BITS;
+	return shift * TEEPROBE_HIST_SUB + (unsigned int)(u >> shift);
+}
+
+/*
+ * teeprobe_hist_low - the smallest value (ns) bucket @i counts; past the
+ * last bucket, the last bucket's
+ */
+static inline unsigned long long teeprobe_hist_low(unsigned int i)
+{
+	if (i >= TEEPROBE_HIST_BUCKETS)
+		i = TEEPROBE_HIST_BUCKETS - 1;
+	if (i < TEEPROBE_HIST_SUB)
+		return (unsigned long long)i << TEEPROBE_HIST_UNIT_SHIFT;
+	return (unsigned long long)(TEEPROBE_HIST_SUB + i % TEEPROBE_HIST_SUB) <<
+	       (i / TEEPROBE_HIST_SUB - 1 + TEEPROBE_HIST_UNIT_SHIFT);
+}
 
 /*
  * The log2 layout of modules before it, which the tools still read (a

@@ -3,11 +3,11 @@
  * hist.h - log-linear latency histograms, pure logic shared by every part
  * of teeprobe and tested alone by KUnit.
  *
- * The layout is abi.h's: values below TEEPROBE_HIST_SUB ns have a bucket
- * each; above, each power-of-two range is split into TEEPROBE_HIST_SUB
- * buckets of equal width, so a value is known within 1/TEEPROBE_HIST_SUB
- * (12.5 %) of itself; the last bucket holds everything from
- * 2^TEEPROBE_HIST_TOP_SHIFT ns (about 2.1 s) up. Values are nanoseconds.
+ * The layout is abi.h's: below 1024 ns a bucket is 128 ns wide; above,
+ * each power-of-two range is split into TEEPROBE_HIST_SUB buckets of
+ * equal width, so a value is known within 1/TEEPROBE_HIST_SUB (12.5 %) of
+ * itself; the last bucket holds everything from 2^TEEPROBE_HIST_TOP_SHIFT
+ * ns (about 2.1 s) up. Values are nanoseconds.
  */
 #ifndef TEEPROBE_HIST_H
 #define TEEPROBE_HIST_H
@@ -29,15 +29,7 @@ struct teeprobe_hist {
 /* teeprobe_hist_bucket - index of the bucket that counts @value */
 static inline unsigned int teeprobe_hist_bucket(u64 value)
 {
-	unsigned int shift;
-
-	if (value < TEEPROBE_HIST_SUB)
-		return value;
-	if (value >= 1ULL << TEEPROBE_HIST_TOP_SHIFT)
-		return TEEPROBE_HIST_BUCKETS - 1;
-	/* value >> shift is in [SUB, 2 * SUB): the sub-bucket, plus SUB */
-	shift = ilog2(value) - TEEPROBE_HIST_SUB_BITS;
-	return shift * TEEPROBE_HIST_SUB + (unsigned int)(value >> shift);
+	return teeprobe_hist_index(value);
 }
 
 /*
@@ -46,11 +38,7 @@ static inline unsigned int teeprobe_hist_bucket(u64 value)
  */
 static inline u64 teeprobe_hist_bucket_low(unsigned int i)
 {
-	if (i < TEEPROBE_HIST_SUB)
-		return i;
-	i = min_t(unsigned int, i, TEEPROBE_HIST_BUCKETS - 1);
-	return (u64)(TEEPROBE_HIST_SUB + i % TEEPROBE_HIST_SUB) <<
-	       (i / TEEPROBE_HIST_SUB - 1);
+	return teeprobe_hist_low(i);
 }
 
 /* teeprobe_hist_add - count one @value */
@@ -103,7 +91,7 @@ static inline u64 teeprobe_hist_buckets_percentile(const u64 *bucket,
 	low = teeprobe_hist_bucket_low(i);
 	top = teeprobe_hist_bucket_low(i + 1) - 1;
 	/*
-	 * The nth of n values spread over [low, top]; top - low < 2^31, so
+	 * The nth of n values spread over [low, top]; top - low < 2^28, so
 	 * n below 2^32 keeps the product in 64 bits (and needs no helper
 	 * that not every kernel exports)
 	 */

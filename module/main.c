@@ -256,10 +256,11 @@ void teeprobe_seq_hist_rows(struct seq_file *m, const char *label,
 	}
 }
 
-/* teeprobe_seq_hist_trailer - the layout line every *_hist file ends with */
+/* teeprobe_seq_hist_trailer - the layout lines every *_hist file ends with */
 void teeprobe_seq_hist_trailer(struct seq_file *m)
 {
 	seq_printf(m, "# hist_sub_bits %d\n", TEEPROBE_HIST_SUB_BITS);
+	seq_printf(m, "# hist_unit_shift %d\n", TEEPROBE_HIST_UNIT_SHIFT);
 }
 
 /* teeprobe_reset_all - zero every counter and histogram, then say so */

@@ -141,14 +141,14 @@ MODULE_PARM_DESC(tcp_timeout_s, "seconds after which a handshake never seen to f
 /*
  * Ports get a slot on first sight, in order; slot 0 counts every port
  * beyond. Eleven ports and "other" keep a CPU's counters each. Their phase
- * histograms (13 KiB a port and CPU) are a per-CPU block a slot, allocated
+ * histograms (10 KiB a port and CPU) are a per-CPU block a slot, allocated
  * ahead of need: TP_TCP_SPARE slots past the last one taken always have
  * theirs, and taking a slot has a work allocate the next (tcp_grow_fn).
  * More new ports than that within the work's delay lose their first
  * phases, counted as phases_lost in tcp_phases.
  */
 #define TP_TCP_PORTS		12
-#define TP_TCP_SPARE		2
+#define TP_TCP_SPARE		1
 #define TP_TCP_EXPIRE_NS	NSEC_PER_SEC	/* expiry pass at most this often */
 
 /* Table keys: the socket's address with its kind in the low bits */

@@ -361,22 +361,24 @@ static int parse_line(struct parse_state *ps, char *line)
 
 /*
  * parse_hist_layout - a histogram file's bucket layout: "# hist_sub_bits
- * N" with N the log-linear layout's (abi.h) is that layout, no such line
- * the log2 layout of older modules, any other N an error (a module this
- * teeprobe cannot read)
+ * N" and "# hist_unit_shift N" with the log-linear layout's numbers
+ * (abi.h) are that layout, no such lines the log2 layout of older
+ * modules, any other numbers an error (a module this teeprobe cannot read)
  */
 static int parse_hist_layout(struct parse_state *ps)
 {
-	unsigned long long bits;
+	unsigned long long bits, unit;
 
 	ps->m->hist_layout = HIST_LOG2;
 	if (!modstats_kv(ps->m, "hist_sub_bits"))
 		return 0;
 	if (!modstats_kv_u64(ps->m, "hist_sub_bits", &bits))
 		return fail(ps, "\"# hist_sub_bits\" without a number");
-	if (bits != TEEPROBE_HIST_SUB_BITS)
-		return fail(ps, "histogram layout hist_sub_bits %llu, this teeprobe reads %u",
-			    bits, TEEPROBE_HIST_SUB_BITS);
+	if (!modstats_kv_u64(ps->m, "hist_unit_shift", &unit))
+		return fail(ps, "\"# hist_sub_bits\" without \"# hist_unit_shift N\"");
+	if (bits != TEEPROBE_HIST_SUB_BITS || unit != TEEPROBE_HIST_UNIT_SHIFT)
+		return fail(ps, "histogram layout hist_sub_bits %llu hist_unit_shift %llu, this teeprobe reads %u and %u",
+			    bits, unit, TEEPROBE_HIST_SUB_BITS, TEEPROBE_HIST_UNIT_SHIFT);
 	ps->m->hist_layout = HIST_LOGLIN;
 	return 0;
 }

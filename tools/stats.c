@@ -125,16 +125,9 @@ unsigned int hist_buckets_in(enum hist_layout layout)
  */
 unsigned int hist_bucket_in(enum hist_layout layout, unsigned long long value)
 {
-	unsigned int shift;
-
 	if (layout != HIST_LOGLIN)
 		return hist_bucket_of(value);
-	if (value < TEEPROBE_HIST_SUB)
-		return value;
-	if (value >= 1ULL << TEEPROBE_HIST_TOP_SHIFT)
-		return HIST_LL_BUCKETS - 1;
-	shift = 63 - __builtin_clzll(value) - TEEPROBE_HIST_SUB_BITS;
-	return shift * TEEPROBE_HIST_SUB + (unsigned int)(value >> shift);
+	return teeprobe_hist_index(value);
 }
 
 /* hist_low_in - the smallest value bucket @i of @layout counts */
@@ -145,12 +138,7 @@ unsigned long long hist_low_in(enum hist_layout layout, unsigned int i)
 			i = HIST_LOG2_BUCKETS - 1;
 		return i ? 1ULL << i : 0;
 	}
-	if (i < TEEPROBE_HIST_SUB)
-		return i;
-	if (i >= HIST_LL_BUCKETS)
-		i = HIST_LL_BUCKETS - 1;
-	return (unsigned long long)(TEEPROBE_HIST_SUB + i % TEEPROBE_HIST_SUB) <<
-	       (i / TEEPROBE_HIST_SUB - 1);
+	return teeprobe_hist_low(i);
 }
 
 /*

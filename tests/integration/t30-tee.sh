@@ -190,8 +190,8 @@ check "rmmod teeprobe" rmmod teeprobe
 # be within its bucket bound (12.5 %) of the exact ones, which the calls'
 # own events give, and the two runs' ratio within that bound of the exact
 # ratio (log2 buckets put both p50s in the same 4.2..8.4 ms bucket).
-calls=60
-[ "$TP_KERNEL" = lab ] && calls=20
+calls=200
+[ "$TP_KERNEL" = lab ] && calls=40
 check "insmod teeprobe.ko" insmod "$ko"
 for us in 5000 6000; do
 	check "teesim with a ${us} us world switch" lab_load switch_us=$us invoke_us=0 shm_us=0 shm_cpu_us=0

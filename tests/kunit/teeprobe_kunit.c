@@ -22,15 +22,20 @@ static struct teeprobe_hist *hist_new(struct kunit *test)
 	return h;
 }
 
-/* hist_bucket_small_values_are_exact - below TEEPROBE_HIST_SUB, one each */
-static void hist_bucket_small_values_are_exact(struct kunit *test)
+/*
+ * hist_bucket_small_values_by_unit - below 1024 ns, a bucket a unit of
+ * 2^TEEPROBE_HIST_UNIT_SHIFT (128) ns: the lowest discernible value
+ */
+static void hist_bucket_small_values_by_unit(struct kunit *test)
 {
 	unsigned int v;
 
-	for (v = 0; v < TEEPROBE_HIST_SUB; v++) {
-		KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket(v), v);
-		KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket_low(v), (u64)v);
-	}
+	for (v = 0; v < TEEPROBE_HIST_SUB << TEEPROBE_HIST_UNIT_SHIFT; v++)
+		KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket(v),
+				v >> TEEPROBE_HIST_UNIT_SHIFT);
+	for (v = 0; v < TEEPROBE_HIST_SUB; v++)
+		KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket_low(v), (u64)v * 128);
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket(1024), 8U);
 }
 
 /* hist_bucket_huge_values_land_in_last_bucket - overflow bucket */
@@ -55,11 +60,11 @@ static void hist_add_tracks_count_sum_max(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h->count, 3ULL);
 	KUNIT_EXPECT_EQ(test, h->sum, 71003ULL);
 	KUNIT_EXPECT_EQ(test, h->max, 70000ULL);
-	KUNIT_EXPECT_EQ(test, h->bucket[63], 1ULL);	/* 960..1023 */
-	KUNIT_EXPECT_EQ(test, h->bucket[3], 1ULL);	/* 3 */
-	KUNIT_EXPECT_EQ(test, h->bucket[112], 1ULL);	/* 65536..73727 */
-	KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket_low(63), 960ULL);
-	KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket_low(112), 65536ULL);
+	KUNIT_EXPECT_EQ(test, h->bucket[7], 1ULL);	/* 896..1023 */
+	KUNIT_EXPECT_EQ(test, h->bucket[0], 1ULL);	/* 0..127 */
+	KUNIT_EXPECT_EQ(test, h->bucket[56], 1ULL);	/* 65536..73727 */
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket_low(7), 896ULL);
+	KUNIT_EXPECT_EQ(test, teeprobe_hist_bucket_low(56), 65536ULL);
 }
 
 /* hist_merge_adds_buckets_and_keeps_largest_max - per-CPU folding */
@@ -74,8 +79,8 @@ static void hist_merge_adds_buckets_and_keeps_largest_max(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->count, 3ULL);
 	KUNIT_EXPECT_EQ(test, a->sum, 910ULL);
 	KUNIT_EXPECT_EQ(test, a->max, 900ULL);
-	KUNIT_EXPECT_EQ(test, a->bucket[5], 2ULL);
-	KUNIT_EXPECT_EQ(test, a->bucket[62], 1ULL);	/* 896..959 */
+	KUNIT_EXPECT_EQ(test, a->bucket[0], 2ULL);
+	KUNIT_EXPECT_EQ(test, a->bucket[7], 1ULL);	/* 896..1023 */
 }
 
 /*
@@ -130,8 +135,9 @@ static void hist_check_value(struct kunit *test, u64 value)
 	KUNIT_EXPECT_LT_MSG(test, value, teeprobe_hist_bucket_low(b + 1),
 			    "value %llu bucket %u", value, b);
 	width = teeprobe_hist_bucket_low(b + 1) - low;
-	if (low < TEEPROBE_HIST_SUB)	/* small values are exact */
-		KUNIT_EXPECT_EQ_MSG(test, width, 1ULL, "bucket %u", b);
+	if (low < TEEPROBE_HIST_SUB << TEEPROBE_HIST_UNIT_SHIFT)	/* a unit */
+		KUNIT_EXPECT_EQ_MSG(test, width, 1ULL << TEEPROBE_HIST_UNIT_SHIFT,
+				    "bucket %u", b);
 	else				/* within 1/SUB (12.5 %) of low */
 		KUNIT_EXPECT_LE_MSG(test, width * TEEPROBE_HIST_SUB, low,
 				    "value %llu bucket %u", value, b);
@@ -270,7 +276,7 @@ static void hist_percentiles_of_distributions_20_percent_apart(struct kunit *tes
 }
 
 static struct kunit_case teeprobe_hist_cases[] = {
-	KUNIT_CASE(hist_bucket_small_values_are_exact),
+	KUNIT_CASE(hist_bucket_small_values_by_unit),
 	KUNIT_CASE(hist_bucket_huge_values_land_in_last_bucket),
 	KUNIT_CASE(hist_add_tracks_count_sum_max),
 	KUNIT_CASE(hist_merge_adds_buckets_and_keeps_largest_max),

@@ -292,11 +292,12 @@ static void test_loglin(void)
 		    "# cpu cmd calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns\n"
 		    "0 INVOKE 3 0 3100 0 0 0 1100\n"
 		    "all INVOKE 3 0 3100 0 0 0 1100\n");
-	/* 960 ns: bucket [960, 1024); 1000 too; 1100 ns: [1024, 1152) */
-	fixture_add(&s, "tee_hist", "# cmd bucket_low_ns cpu0 all\nINVOKE 960 2 2\nINVOKE 1024 1 1\n# hist_sub_bits 3\n");
+	/* 960 ns: bucket [896, 1024); 1000 too; 1100 ns: [1024, 1152) */
+	fixture_add(&s, "tee_hist", "# cmd bucket_low_ns cpu0 all\nINVOKE 896 2 2\nINVOKE 1024 1 1\n"
+		    "# hist_sub_bits 3\n# hist_unit_shift 7\n");
 	out = format(&s);
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.000001024\"} 2",
-		   "log-linear: le 1024 ns counts the bucket [960, 1024)");
+		   "log-linear: le 1024 ns counts the bucket [896, 1024)");
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.000001152\"} 3",
 		   "... le 1152 ns, 1/8 of 1024 above, the bucket [1024, 1152)");
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"2.147483648\"} 3",

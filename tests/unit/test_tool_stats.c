@@ -229,7 +229,9 @@ static bool check_loglin_value(unsigned long long v)
 	next = hist_low_in(HIST_LOGLIN, b + 1);
 	if (v >= next)
 		return false;
-	return low < TEEPROBE_HIST_SUB ? next - low == 1 :
+	/* below 1024 ns a unit (128 ns) wide, above 1/8 of the low edge */
+	return low < TEEPROBE_HIST_SUB << TEEPROBE_HIST_UNIT_SHIFT ?
+	       next - low == 1ULL << TEEPROBE_HIST_UNIT_SHIFT :
 	       (next - low) * TEEPROBE_HIST_SUB <= low;
 }
 
@@ -267,15 +269,17 @@ static void test_hist_loglin(void)
 			bad += !check_loglin_value((1ULL << e) + k) +
 			       !check_loglin_value((1ULL << e) - 1 - k) +
 			       !check_loglin_value((1ULL << e) + (k << (e - 6)));
-	tap_ok(bad == 0, "every value lands in a log-linear bucket that holds it, at most 12.5 %% wide (%llu wrong)",
+	tap_ok(bad == 0, "every value lands in a log-linear bucket that holds it, 128 ns or at most 12.5 %% wide (%llu wrong)",
 	       bad);
-	tap_ok(hist_bucket_in(HIST_LOGLIN, 1000) == 63 &&
-	       hist_low_in(HIST_LOGLIN, 63) == 960 &&
-	       hist_low_in(HIST_LOGLIN, 64) == 1024,
-	       "1000 ns is in bucket 63, [960, 1024)");
-	tap_ok(hist_buckets_in(HIST_LOGLIN) == 233 && hist_buckets_in(HIST_LOG2) == 32 &&
-	       hist_low_in(HIST_LOGLIN, 232) == 1ULL << 31,
-	       "233 log-linear buckets, the last from 2^31 ns; 32 log2 ones");
+	tap_ok(hist_bucket_in(HIST_LOGLIN, 1000) == 7 &&
+	       hist_low_in(HIST_LOGLIN, 7) == 896 &&
+	       hist_low_in(HIST_LOGLIN, 8) == 1024 &&
+	       hist_bucket_in(HIST_LOGLIN, 1100) == 8 &&
+	       hist_low_in(HIST_LOGLIN, 9) == 1152,
+	       "1000 ns is in bucket 7, [896, 1024); 1100 ns in bucket 8, [1024, 1152)");
+	tap_ok(hist_buckets_in(HIST_LOGLIN) == 177 && hist_buckets_in(HIST_LOG2) == 32 &&
+	       hist_low_in(HIST_LOGLIN, 176) == 1ULL << 31,
+	       "177 log-linear buckets, the last from 2^31 ns; 32 log2 ones");
 	tap_ok(hist_bucket_in(HIST_LOG2, 1024) == 10 && hist_low_in(HIST_LOG2, 10) == 1024,
 	       "the log2 layout of older modules is still known");
 
@@ -321,14 +325,21 @@ static void test_hist_layout(void)
 			      err, sizeof(err)) == 0 && m.hist_layout == HIST_LOG2,
 	       "no '# hist_sub_bits': the log2 layout of older modules");
 	modstats_free(&m);
-	tap_ok(modstats_parse(&m, "netrx_hist", "# hist bucket_low_ns cpu0 all\ninline_delay 960 5 5\n# hist_sub_bits 3\n",
+	tap_ok(modstats_parse(&m, "netrx_hist", "# hist bucket_low_ns cpu0 all\ninline_delay 896 5 5\n"
+			      "# hist_sub_bits 3\n# hist_unit_shift 7\n",
 			      err, sizeof(err)) == 0 && m.hist_layout == HIST_LOGLIN,
-	       "'# hist_sub_bits 3': the log-linear layout");
+	       "'# hist_sub_bits 3' and '# hist_unit_shift 7': the log-linear layout");
 	modstats_free(&m);
-	tap_ok(modstats_parse(&m, "tcp_hist", "# port phase bucket_low_ns cpu0 all\n# hist_sub_bits 4\n",
+	tap_ok(modstats_parse(&m, "netrx_hist", "# hist bucket_low_ns cpu0 all\n# hist_sub_bits 3\n",
+			      err, sizeof(err)) == -1 && strstr(err, "hist_unit_shift"),
+	       "'# hist_sub_bits 3' alone: refused (%s)", err);
+	tap_ok(modstats_parse(&m, "netrx_hist", "# hist bucket_low_ns cpu0 all\n# hist_sub_bits 3\n# hist_unit_shift 0\n",
+			      err, sizeof(err)) == -1 && strstr(err, "hist_unit_shift 0"),
+	       "'# hist_unit_shift 0': refused, this teeprobe reads 7 (%s)", err);
+	tap_ok(modstats_parse(&m, "tcp_hist", "# port phase bucket_low_ns cpu0 all\n# hist_sub_bits 4\n# hist_unit_shift 7\n",
 			      err, sizeof(err)) == -1 && strstr(err, "hist_sub_bits 4"),
 	       "'# hist_sub_bits 4': refused, this teeprobe reads 3 (%s)", err);
-	tap_ok(modstats_parse(&m, "tee_hist", "# cmd bucket_low_ns cpu0 all\n# hist_sub_bits x\n",
+	tap_ok(modstats_parse(&m, "tee_hist", "# cmd bucket_low_ns cpu0 all\n# hist_sub_bits x\n# hist_unit_shift 7\n",
 			      err, sizeof(err)) == -1,
 	       "'# hist_sub_bits x': refused (%s)", err);
 }
@@ -342,20 +353,21 @@ static void test_derive_loglin(void)
 
 	snap(&a, "100.0", "cpu 1 0 0 0 0 0 0 0 0 0", "", "",
 	     "# cpu raises runs ksoftirqd_runs\nall 10 8 1",
-	     "# hist bucket_low_ns cpu0 all\ninline_delay 960 5 5\n# hist_sub_bits 3");
+	     "# hist bucket_low_ns cpu0 all\ninline_delay 896 5 5\n# hist_sub_bits 3\n# hist_unit_shift 7");
 	snap(&b, "110.0", "cpu 1 0 0 0 0 0 0 0 0 0", "", "",
 	     "# cpu raises runs ksoftirqd_runs\nall 110 108 21",
-	     "# hist bucket_low_ns cpu0 all\ninline_delay 960 95 95\ninline_delay 1792 10 10\n# hist_sub_bits 3");
+	     "# hist bucket_low_ns cpu0 all\ninline_delay 896 95 95\ninline_delay 1792 10 10\n"
+	     "# hist_sub_bits 3\n# hist_unit_shift 7");
 	tables_load(&tb, &a, &b, "netrx_hist");
 	tap_ok(tb.ok && tb.layout == HIST_LOGLIN &&
 	       tables_hist_delta(&tb, "inline_delay", "cpu0", bucket) == 100 &&
-	       bucket[63] == 90 && bucket[hist_bucket_in(HIST_LOGLIN, 1792)] == 10,
-	       "log-linear histogram difference: 90 at 960 ns, 10 at 1792 ns");
-	tap_ok(tables_hist_pct(&tb, bucket, 0, 50) >= 960 &&
+	       bucket[7] == 90 && bucket[hist_bucket_in(HIST_LOGLIN, 1792)] == 10,
+	       "log-linear histogram difference: 90 at 896 ns, 10 at 1792 ns");
+	tap_ok(tables_hist_pct(&tb, bucket, 0, 50) >= 896 &&
 	       tables_hist_pct(&tb, bucket, 0, 50) < 1024 &&
 	       tables_hist_pct(&tb, bucket, 0, 95) >= 1792 &&
 	       tables_hist_pct(&tb, bucket, 0, 95) < 2048,
-	       "its p50 is inside [960, 1024), its p95 inside [1792, 2048)");
+	       "its p50 is inside [896, 1024), its p95 inside [1792, 2048)");
 	snapshot_free(&a);
 	snapshot_free(&b);
 }
