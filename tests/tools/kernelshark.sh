@@ -54,7 +54,9 @@ cp "$top/tools/plugin_teeprobe.so" "$tmp/plugins/"
 
 # ks_start NAME [FILE] - KernelShark on FILE (none: no file) in $tmp/NAME:
 # a home, cache (its settings: no "running as root" dialog; no last
-# session) and empty working directory (no ./trace.dat) of its own;
+# session), XDG cache (Mesa's shader cache, which otherwise goes to the
+# passwd entry's home whatever HOME says) and empty working directory (no
+# ./trace.dat) of its own;
 # libtraceevent's plugins from $tmp/plugins; the dynamic loader's log of
 # the files it loads in $tmp/NAME/ld.PID. Sets ks_pid and ks_dir.
 ks_start() {
@@ -63,6 +65,7 @@ ks_start() {
 	chmod 700 "$ks_dir/run"
 	printf '[General]\nnoRootWarn=true\n' >"$ks_dir/cache/setting.ini"
 	(cd "$ks_dir/cwd" && exec env HOME="$ks_dir" KS_USER_CACHE_DIR="$ks_dir/cache" \
+		XDG_CACHE_HOME="$ks_dir/xdg-cache" \
 		XDG_RUNTIME_DIR="$ks_dir/run" TRACEEVENT_PLUGIN_DIR="$tmp/plugins" \
 		LD_DEBUG=files LD_DEBUG_OUTPUT="$ks_dir/ld" LIBC_FATAL_STDERR_=1 \
 		kernelshark ${2:+"$2"} >"$ks_dir/out" 2>"$ks_dir/err") &
