@@ -316,13 +316,15 @@ check "report prints durations from 10 ms in ms, and no _us column" sh -c \
 deps=$top/scripts/deps
 "$deps" --demo --list >"$tmp/deps-demo" 2>&1
 "$deps" --list >"$tmp/deps-all" 2>&1
-check "deps --demo leaves out the 6.12 kernel, the arm64 compiler, clang/llvm, bpftrace, promtool" sh -c \
+check "deps --demo leaves out the 6.12 kernel, the arm64 compiler, clang/llvm, bpftrace, promtool, KernelShark, Xvfb" sh -c \
 	"grep -qx qemu-system-x86 '$tmp/deps-demo' && grep -qx linux-headers-amd64 '$tmp/deps-demo' &&
 	 grep -qx trace-cmd '$tmp/deps-demo' &&
-	 ! grep -Eq '^(linux-image-6\.12|gcc-aarch64-linux-gnu|clang|llvm|libclang-rt-.*|bpftrace|promtool|qemu-system-arm)( |$)' '$tmp/deps-demo'"
+	 ! grep -Eq '^(linux-image-6\.12|gcc-aarch64-linux-gnu|clang|llvm|libclang-rt-.*|bpftrace|promtool|qemu-system-arm|kernelshark|xvfb|x11-apps|xdotool)( |$)' '$tmp/deps-demo'"
 check "deps (make check's) still has all of them, and everything the demo has" sh -c \
 	"grep -Eq '^linux-image-6\.12 ' '$tmp/deps-all' && grep -qx gcc-aarch64-linux-gnu '$tmp/deps-all' &&
 	 grep -qx clang '$tmp/deps-all' && grep -qx llvm '$tmp/deps-all' && grep -qx bpftrace '$tmp/deps-all' &&
+	 grep -qx kernelshark '$tmp/deps-all' && grep -qx xvfb '$tmp/deps-all' &&
+	 grep -qx x11-apps '$tmp/deps-all' && grep -qx xdotool '$tmp/deps-all' &&
 	 grep -Eq '^promtool ' '$tmp/deps-all' && ! grep -vxFf '$tmp/deps-all' '$tmp/deps-demo' | grep -q ."
 check "deps --demo -k optee adds the arm64 guest's tools, not the test-only ones" sh -c \
 	"'$deps' --demo -k optee --list >'$tmp/deps-optee' &&

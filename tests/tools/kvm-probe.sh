@@ -30,7 +30,10 @@ EOF
 stub abort 'echo "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" >&2
 echo "qemu-system-x86_64: ../../target/i386/kvm/kvm.c:3183: kvm_buf_set_msrs: Assertion failed." >&2
 kill -ABRT $$'
-stub hang 'exec sleep 60'
+# (it keeps its pid: the check below looks for this process, not for any
+# "sleep 60" on a machine where others run tests)
+stub hang 'echo $$ >"$tmp/hang.pid"
+exec sleep 60'
 # reaches the probe's exit only if it was given the probe's firmware, and
 # the debug-exit port, with its first instruction writing 0x31 there
 stub works 'case "$*" in *"-bios "*"isa-debug-exit,iobase=0xf4"*) ;; *) exit 1 ;; esac
@@ -62,7 +65,7 @@ echo "# $why"
 why=$(probe hang)
 check "a QEMU that hangs is no KVM, after the probe's timeout" \
 	sh -c 'echo "$1" | grep -q "^QEMU -accel kvm -cpu max ran no guest code within 2 s"' sh "$why"
-check "the hung stub was killed" sh -c "! pgrep -fx 'sleep 60'"
+check "the hung stub was killed" sh -c "test -s '$tmp/hang.pid' && ! kill -0 \$(cat '$tmp/hang.pid') 2>/dev/null"
 
 rm -f "$tmp"/*.calls
 check_eq "the answer is kept for the run: asked twice, QEMU is started once" 1 \
