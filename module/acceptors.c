@@ -166,8 +166,8 @@ void teeprobe_acceptors_event_unreg(void)
 	teeprobe_event_unreg();
 }
 
-/* teeprobe_acceptors_reset - forget the marks (threads are marked again) */
-void teeprobe_acceptors_reset(void)
+/* acceptors_reset - forget the marks (threads are marked again) */
+static void acceptors_reset(void)
 {
 	unsigned int i;
 
@@ -187,15 +187,22 @@ void teeprobe_acceptors_show(struct seq_file *m)
 }
 
 /* teeprobe_acceptors_init - nothing to attach until the event is enabled */
+static struct teeprobe_part acceptors_part = {
+	.name = "acceptors",
+	.reset = acceptors_reset,
+};
+
 int teeprobe_acceptors_init(void)
 {
 	hooks_closing = false;
+	teeprobe_part_register(&acceptors_part);
 	return 0;
 }
 
 /* teeprobe_acceptors_exit - the probes gone, and no work left behind */
 void teeprobe_acceptors_exit(void)
 {
+	teeprobe_part_unregister(&acceptors_part);
 	mutex_lock(&hooks_lock);
 	hooks_closing = true;
 	mutex_unlock(&hooks_lock);

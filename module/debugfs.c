@@ -60,28 +60,6 @@ static int generation_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(generation);
 
 /*
- * teeprobe_seq_comm - a task's name as one field of a debugfs line: bytes
- * other than printable ASCII, and the backslash, as \xHH. A task names
- * itself: a space would break the fields, a newline start a line of its
- * own ("\n# overflow 99" forging a trailer); an empty name is \x00.
- */
-void teeprobe_seq_comm(struct seq_file *m, const char *comm)
-{
-	const unsigned char *c = (const unsigned char *)comm;
-
-	if (!*c) {
-		seq_puts(m, "\\x00");
-		return;
-	}
-	for (; *c; c++) {
-		if (*c > ' ' && *c < 0x7f && *c != '\\')
-			seq_putc(m, *c);
-		else
-			seq_printf(m, "\\x%02x", *c);
-	}
-}
-
-/*
  * copy_input - a write as a C string; refuse empty and overlong writes and
  * NUL bytes, which would hide what follows them
  */
@@ -178,18 +156,18 @@ static int name##_show(struct seq_file *m, void *unused)		\
 }									\
 DEFINE_SHOW_ATTRIBUTE(name)
 
-TEEPROBE_SHOW(tee_probes, teeprobe_tee_show_probes);
-TEEPROBE_SHOW(tee_stats, teeprobe_tee_show_stats);
-TEEPROBE_SHOW(tee_hist, teeprobe_tee_show_hist);
-TEEPROBE_SHOW(tee_threads, teeprobe_tee_show_threads);
-TEEPROBE_SHOW(netrx_stats, teeprobe_softirq_show_stats);
-TEEPROBE_SHOW(netrx_hist, teeprobe_softirq_show_hist);
 TEEPROBE_SHOW(hooks, teeprobe_hooks_show);
-TEEPROBE_SHOW(tcp_probes, teeprobe_tcp_show_probes);
-TEEPROBE_SHOW(tcp_stats, teeprobe_tcp_show_stats);
-TEEPROBE_SHOW(tcp_phases, teeprobe_tcp_show_phases);
-TEEPROBE_SHOW(tcp_hist, teeprobe_tcp_show_hist);
 TEEPROBE_SHOW(memory, teeprobe_show_memory);
+
+/* part_file_show - a part's file: its show function */
+static int part_file_show(struct seq_file *m, void *unused)
+{
+	const struct teeprobe_file *file = m->private;
+
+	file->show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(part_file);
 
 static const struct file_operations reset_fops = {
 	.owner	= THIS_MODULE,
@@ -198,7 +176,10 @@ static const struct file_operations reset_fops = {
 	.llseek	= noop_llseek,
 };
 
-/* teeprobe_debugfs_init - create the directory and its files */
+/*
+ * teeprobe_debugfs_init - create the directory, its own files, and those of
+ * every part registered (all of them: it comes last)
+ */
 int teeprobe_debugfs_init(void)
 {
 	teeprobe_dir = debugfs_create_dir("teeprobe", NULL);
@@ -213,26 +194,9 @@ int teeprobe_debugfs_init(void)
 	debugfs_create_file("reset", 0200, teeprobe_dir, NULL, &reset_fops);
 	debugfs_create_file("pid_filter", 0600, teeprobe_dir, NULL,
 			    &pid_filter_fops);
-	debugfs_create_file("tee_probes", 0400, teeprobe_dir, NULL,
-			    &tee_probes_fops);
-	debugfs_create_file("tee_stats", 0400, teeprobe_dir, NULL,
-			    &tee_stats_fops);
-	debugfs_create_file("tee_hist", 0400, teeprobe_dir, NULL, &tee_hist_fops);
-	debugfs_create_file("tee_threads", 0400, teeprobe_dir, NULL,
-			    &tee_threads_fops);
-	debugfs_create_file("netrx_stats", 0400, teeprobe_dir, NULL,
-			    &netrx_stats_fops);
-	debugfs_create_file("netrx_hist", 0400, teeprobe_dir, NULL,
-			    &netrx_hist_fops);
 	debugfs_create_file("hooks", 0400, teeprobe_dir, NULL, &hooks_fops);
-	debugfs_create_file("tcp_probes", 0400, teeprobe_dir, NULL,
-			    &tcp_probes_fops);
-	debugfs_create_file("tcp_stats", 0400, teeprobe_dir, NULL,
-			    &tcp_stats_fops);
-	debugfs_create_file("tcp_phases", 0400, teeprobe_dir, NULL,
-			    &tcp_phases_fops);
-	debugfs_create_file("tcp_hist", 0400, teeprobe_dir, NULL, &tcp_hist_fops);
 	debugfs_create_file("memory", 0400, teeprobe_dir, NULL, &memory_fops);
+	teeprobe_parts_create_files(teeprobe_dir, &part_file_fops);
 	return 0;
 }
 

@@ -29,9 +29,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/cpu.h>
 #include <linux/interrupt.h>
-#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
@@ -41,7 +39,6 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "hist.h"
@@ -389,18 +386,12 @@ static struct teeprobe_hook netrx_hooks[] = {
 	{ .name = "napi_poll", .probe = tp_napi_poll },
 };
 
-/* ---- window flush --------------------------------------------------------- */
+/* ---- window flush ------------------------------------------------------- */
 
 /*
- * A window is closed by the first event after it; a CPU that went quiet
- * would keep its last window open. A work item runs just after each window
- * boundary and asks the CPUs whose window ended to close it themselves (an
- * IPI, so the close never races with their probes). Busy CPUs have rolled
- * on their own by then and get no IPI.
+ * netrx_flush - close this CPU's window if it ended with windows of @len
+ * (window.c's work, by IPI; at unload @len is 0)
  */
-static struct delayed_work netrx_flush_work;
-
-/* netrx_flush - close this CPU's window if it ended with windows of @len */
 static void netrx_flush(u64 len)
 {
 	struct tp_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
@@ -410,52 +401,26 @@ static void netrx_flush(u64 len)
 		netrx_close(st, &closed);
 }
 
-/* netrx_flush_ended - IPI: close this CPU's window if it ended */
-static void netrx_flush_ended(void *unused)
-{
-	netrx_flush(teeprobe_window_len_ns());
-}
-
-/* netrx_flush_open - IPI at unload: close the open window, ended or not */
-static void netrx_flush_open(void *unused)
-{
-	netrx_flush(0);	/* no window has length 0: every open one closes */
-}
-
 /* netrx_window_of - @cpu's window, for the flush */
 static struct teeprobe_window *netrx_window_of(int cpu)
 {
 	return &per_cpu_ptr(netrx_cpu, cpu)->window;
 }
 
-/* netrx_flush_fn - close the windows of quiet CPUs; run again next window */
-static void netrx_flush_fn(struct work_struct *work)
-{
-	schedule_delayed_work(&netrx_flush_work,
-			      teeprobe_windows_flush_quiet(netrx_window_of,
-							   netrx_flush_ended));
-}
-
 /* ---- reset and debugfs ---------------------------------------------------- */
 
-/* netrx_reset_cpu - zero a CPU's totals (on it by IPI, or offline) */
-static void netrx_reset_cpu(void *info)
+/*
+ * netrx_reset_cpu - zero a CPU's totals and histograms (on it by IPI, or
+ * offline). Windows are a stream and go on undisturbed.
+ */
+static void netrx_reset_cpu(int cpu)
 {
-	struct tp_netrx_cpu *st = per_cpu_ptr(netrx_cpu, teeprobe_cpu_of(info));
+	struct tp_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
 
 	memset(&st->total, 0, sizeof(st->total));
 	memset(&st->inline_delay, 0, sizeof(st->inline_delay));
 	memset(&st->ksoftirqd_delay, 0, sizeof(st->ksoftirqd_delay));
 	memset(&st->run, 0, sizeof(st->run));
-}
-
-/*
- * teeprobe_softirq_reset - zero the totals and histograms of every CPU.
- * Windows are a stream and go on undisturbed.
- */
-void teeprobe_softirq_reset(void)
-{
-	teeprobe_reset_each_cpu(netrx_reset_cpu);
 }
 
 /* counts_merge - add the counters of one CPU into @sum */
@@ -488,8 +453,8 @@ static void show_counts_line(struct seq_file *m, const char *cpu,
 		   ksd->sum, ksd->max, c->tee_runs, c->tee_delay_ns);
 }
 
-/* teeprobe_softirq_show_stats - netrx_stats: a line per CPU, then "all" */
-void teeprobe_softirq_show_stats(struct seq_file *m)
+/* netrx_show_stats - netrx_stats: a line per CPU, then "all" */
+static void netrx_show_stats(struct seq_file *m)
 {
 	struct teeprobe_netrx_counts sum = {}, c;
 	struct teeprobe_hist *h;
@@ -521,8 +486,8 @@ void teeprobe_softirq_show_stats(struct seq_file *m)
 		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
 }
 
-/* teeprobe_softirq_show_hist - netrx_hist: delays, then run times */
-void teeprobe_softirq_show_hist(struct seq_file *m)
+/* netrx_show_hist - netrx_hist: delays, then run times */
+static void netrx_show_hist(struct seq_file *m)
 {
 	teeprobe_seq_hist_header(m, "hist");
 	teeprobe_seq_hist_rows(m, "inline_delay", netrx_cpu,
@@ -536,7 +501,21 @@ void teeprobe_softirq_show_hist(struct seq_file *m)
 
 /* ---- init and exit -------------------------------------------------------- */
 
-/* teeprobe_softirq_init - attach the probes and start the window flush */
+static struct teeprobe_file netrx_files[] = {
+	{ .name = "netrx_stats", .show = netrx_show_stats },
+	{ .name = "netrx_hist", .show = netrx_show_hist },
+};
+
+static struct teeprobe_part netrx_part = {
+	.name = "netrx",
+	.window_of = netrx_window_of,
+	.flush = netrx_flush,
+	.reset_cpu = netrx_reset_cpu,
+	.files = netrx_files,
+	.nr_files = ARRAY_SIZE(netrx_files),
+};
+
+/* teeprobe_softirq_init - attach the probes, register the part */
 int teeprobe_softirq_init(void)
 {
 	int ret;
@@ -552,9 +531,7 @@ int teeprobe_softirq_init(void)
 		netrx_cpu = NULL;
 		return ret;
 	}
-	INIT_DELAYED_WORK(&netrx_flush_work, netrx_flush_fn);
-	schedule_delayed_work(&netrx_flush_work,
-			      nsecs_to_jiffies(teeprobe_window_len_ns()));
+	teeprobe_part_register(&netrx_part);
 	return 0;
 }
 
@@ -563,9 +540,8 @@ void teeprobe_softirq_exit(void)
 {
 	teeprobe_hooks_detach(netrx_hooks, ARRAY_SIZE(netrx_hooks));
 	tracepoint_synchronize_unregister();
-	cancel_delayed_work_sync(&netrx_flush_work);
-	/* Nothing updates the windows any more: close them, no data lost. */
-	on_each_cpu(netrx_flush_open, NULL, 1);
+	/* Nothing updates the windows any more: it closes them. */
+	teeprobe_part_unregister(&netrx_part);
 	teeprobe_free_percpu(netrx_cpu, sizeof(struct tp_netrx_cpu));
 	netrx_cpu = NULL;
 }

@@ -46,7 +46,6 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/irq_work.h>
-#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
@@ -851,8 +850,8 @@ static void hs_probe_detach(struct tp_tcp_probe *p)
 	p->attached = false;
 }
 
-/* teeprobe_tcp_show_probes - tcp_probes: each hook, its state, nmissed */
-void teeprobe_tcp_show_probes(struct seq_file *m)
+/* tcp_show_probes - tcp_probes: each hook, its state, nmissed */
+static void tcp_show_probes(struct seq_file *m)
 {
 	unsigned int i;
 
@@ -872,9 +871,10 @@ void teeprobe_tcp_show_probes(struct seq_file *m)
 
 /* ---- window flush and table expiry ------------------------------------- */
 
-static struct delayed_work hs_flush_work;
-
-/* hs_flush - close this CPU's window if it ended with windows of @len */
+/*
+ * hs_flush - close this CPU's window if it ended with windows of @len
+ * (window.c's work, by IPI; at unload @len is 0)
+ */
 static void hs_flush(u64 len)
 {
 	struct tp_tcp_cpu *st = this_cpu_ptr(tcp_cpu);
@@ -884,44 +884,29 @@ static void hs_flush(u64 len)
 		hs_window_close(st, &closed);
 }
 
-/* hs_flush_ended - IPI: close this CPU's window if it ended */
-static void hs_flush_ended(void *unused)
-{
-	hs_flush(teeprobe_window_len_ns());
-}
-
-/* hs_flush_open - IPI at unload: close the open window, ended or not */
-static void hs_flush_open(void *unused)
-{
-	hs_flush(0);
-}
-
 /* hs_window_of - @cpu's window, for the flush */
 static struct teeprobe_window *hs_window_of(int cpu)
 {
 	return &per_cpu_ptr(tcp_cpu, cpu)->window;
 }
 
-/* hs_flush_fn - close quiet CPUs' windows, forget stale handshakes */
-static void hs_flush_fn(struct work_struct *work)
+/*
+ * hs_tick - window.c's work, every window: forget stale handshakes, at
+ * most once a second
+ */
+static void hs_tick(u64 now)
 {
-	unsigned long next = teeprobe_windows_flush_quiet(hs_window_of,
-							   hs_flush_ended);
-	u64 now = teeprobe_now_ns();
-
 	if (teeprobe_ns_delta(tcp_last_expire_ns, now) >= TP_TCP_EXPIRE_NS) {
 		teeprobe_tcp_table_expire(&tcp_table, now);
 		tcp_last_expire_ns = now;
 	}
-	schedule_delayed_work(&hs_flush_work, next);
 }
 
 /* ---- reset and debugfs ---------------------------------------------------- */
 
 /* hs_reset_cpu - zero a CPU's totals (on it by IPI, or offline) */
-static void hs_reset_cpu(void *info)
+static void hs_reset_cpu(int cpu)
 {
-	int cpu = teeprobe_cpu_of(info);
 	struct tp_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
 	unsigned int slot;
 
@@ -936,12 +921,11 @@ static void hs_reset_cpu(void *info)
 }
 
 /*
- * teeprobe_tcp_reset - zero the totals and table counters. Handshakes in
- * flight stay followed, ports keep their slots, windows go on.
+ * hs_reset - after each CPU's hs_reset_cpu: zero the table's counters.
+ * Handshakes in flight stay followed, ports keep their slots, windows go on.
  */
-void teeprobe_tcp_reset(void)
+static void hs_reset(void)
 {
-	teeprobe_reset_each_cpu(hs_reset_cpu);
 	teeprobe_tcp_table_reset_counts(&tcp_table);
 }
 
@@ -1027,11 +1011,11 @@ static struct teeprobe_tcp_counts *tcp_sums(struct seq_file *m, bool per_cpu)
 }
 
 /*
- * teeprobe_tcp_show_stats - tcp_stats: counters per CPU and port, then per
+ * tcp_show_stats - tcp_stats: counters per CPU and port, then per
  * port for all CPUs, then the table's and the acceptors' "# key value"
  * lines (the phases are tcp_phases)
  */
-void teeprobe_tcp_show_stats(struct seq_file *m)
+static void tcp_show_stats(struct seq_file *m)
 {
 	struct teeprobe_tcp_counts *sum;
 	struct teeprobe_tcp_table_stats ts;
@@ -1062,10 +1046,10 @@ void teeprobe_tcp_show_stats(struct seq_file *m)
 }
 
 /*
- * teeprobe_tcp_show_phases - tcp_phases: each port's phases for all CPUs,
+ * tcp_show_phases - tcp_phases: each port's phases for all CPUs,
  * count, sum, max, p50 and p99 (interpolated within their bucket), in ns
  */
-void teeprobe_tcp_show_phases(struct seq_file *m)
+static void tcp_show_phases(struct seq_file *m)
 {
 	struct teeprobe_tcp_counts *sum;
 	unsigned int slot, i;
@@ -1097,8 +1081,8 @@ void teeprobe_tcp_show_phases(struct seq_file *m)
 	seq_printf(m, "# phases_lost %llu\n", lost);
 }
 
-/* teeprobe_tcp_show_hist - tcp_hist: per port and phase, a column per CPU */
-void teeprobe_tcp_show_hist(struct seq_file *m)
+/* tcp_show_hist - tcp_hist: per port and phase, a column per CPU */
+static void tcp_show_hist(struct seq_file *m)
 {
 	unsigned int slot, phase;
 	char label[48], port[16];
@@ -1121,6 +1105,24 @@ void teeprobe_tcp_show_hist(struct seq_file *m)
 }
 
 /* ---- init and exit -------------------------------------------------------- */
+
+static struct teeprobe_file tcp_files[] = {
+	{ .name = "tcp_probes", .show = tcp_show_probes },
+	{ .name = "tcp_stats", .show = tcp_show_stats },
+	{ .name = "tcp_phases", .show = tcp_show_phases },
+	{ .name = "tcp_hist", .show = tcp_show_hist },
+};
+
+static struct teeprobe_part tcp_part = {
+	.name = "tcp",
+	.window_of = hs_window_of,
+	.flush = hs_flush,
+	.tick = hs_tick,
+	.reset_cpu = hs_reset_cpu,
+	.reset = hs_reset,
+	.files = tcp_files,
+	.nr_files = ARRAY_SIZE(tcp_files),
+};
 
 /* hs_detach_all - unregister every hook and probe, then forget the SYNs */
 static void hs_detach_all(void)
@@ -1265,9 +1267,7 @@ int teeprobe_tcp_init(void)
 	if (ret)
 		goto out_detach;
 	tcp_last_expire_ns = teeprobe_now_ns();
-	INIT_DELAYED_WORK(&hs_flush_work, hs_flush_fn);
-	schedule_delayed_work(&hs_flush_work,
-			      nsecs_to_jiffies(teeprobe_window_len_ns()));
+	teeprobe_part_register(&tcp_part);
 	return 0;
 
 out_detach:
@@ -1288,8 +1288,8 @@ void teeprobe_tcp_exit(void)
 	hs_detach_all();
 	teeprobe_hooks_detach(tcp_hooks, ARRAY_SIZE(tcp_hooks));
 	tracepoint_synchronize_unregister();
-	cancel_delayed_work_sync(&hs_flush_work);
-	on_each_cpu(hs_flush_open, NULL, 1);
+	/* Nothing updates the windows any more: it closes them. */
+	teeprobe_part_unregister(&tcp_part);
 	/* no probe takes a slot any more: the last kick, then its work */
 	irq_work_sync(&tcp_grow_irq);
 	cancel_work_sync(&tcp_grow_work);

@@ -827,8 +827,8 @@ static const char * const role_names[] = {
 	[TP_ROLE_SECURE] = "secure",
 };
 
-/* teeprobe_tee_show_probes - one line per probe: its state and counters */
-void teeprobe_tee_show_probes(struct seq_file *m)
+/* tee_show_probes - one line per probe: its state and counters */
+static void tee_show_probes(struct seq_file *m)
 {
 	unsigned int i;
 	int cpu;
@@ -875,8 +875,8 @@ static void show_cmd_line(struct seq_file *m, const char *cpu, unsigned int c,
 		   s->secure_entries, s->secure_ns);
 }
 
-/* teeprobe_tee_show_stats - per CPU and in all, one line per used command */
-void teeprobe_tee_show_stats(struct seq_file *m)
+/* tee_show_stats - per CPU and in all, one line per used command */
+static void tee_show_stats(struct seq_file *m)
 {
 	struct cmd_sum *all, one;
 	u64 untracked = 0;
@@ -924,8 +924,8 @@ void teeprobe_tee_show_stats(struct seq_file *m)
 	kfree(all);
 }
 
-/* teeprobe_tee_show_hist - latency histograms per command, a column per CPU */
-void teeprobe_tee_show_hist(struct seq_file *m)
+/* tee_show_hist - latency histograms per command, a column per CPU */
+static void tee_show_hist(struct seq_file *m)
 {
 	unsigned int c;
 
@@ -948,8 +948,8 @@ static int cmp_thread(const void *a, const void *b)
 	return x->tid - y->tid;
 }
 
-/* teeprobe_tee_show_threads - threads by time in TEE ioctls */
-void teeprobe_tee_show_threads(struct seq_file *m)
+/* tee_show_threads - threads by time in TEE ioctls */
+static void tee_show_threads(struct seq_file *m)
 {
 	struct tp_thread *copy;
 	unsigned long flags;
@@ -978,8 +978,8 @@ void teeprobe_tee_show_threads(struct seq_file *m)
 	vfree(copy);
 }
 
-/* teeprobe_tee_reset - zero the statistics (not the calls in flight) */
-void teeprobe_tee_reset(void)
+/* tee_reset - zero the statistics (not the calls in flight) */
+static void tee_reset(void)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -1004,6 +1004,20 @@ void teeprobe_tee_reset(void)
 }
 
 /* ---- init and exit ---------------------------------------------------------- */
+
+static struct teeprobe_file tee_files[] = {
+	{ .name = "tee_probes", .show = tee_show_probes },
+	{ .name = "tee_stats", .show = tee_show_stats },
+	{ .name = "tee_hist", .show = tee_show_hist },
+	{ .name = "tee_threads", .show = tee_show_threads },
+};
+
+static struct teeprobe_part tee_part = {
+	.name = "tee",
+	.reset = tee_reset,
+	.files = tee_files,
+	.nr_files = ARRAY_SIZE(tee_files),
+};
 
 static struct teeprobe_hook tee_hooks[] = {
 	{ .name = "sched_switch", .probe = tp_sched_switch },
@@ -1109,6 +1123,7 @@ int teeprobe_tee_init(void)
 	mutex_lock(&probes_lock);
 	attach_all();
 	mutex_unlock(&probes_lock);
+	teeprobe_part_register(&tee_part);
 	return 0;
 
 out_detach_hooks:
@@ -1133,6 +1148,7 @@ void teeprobe_tee_exit(void)
 {
 	unsigned int i;
 
+	teeprobe_part_unregister(&tee_part);
 	unregister_module_notifier(&tp_module_nb);
 	mutex_lock(&probes_lock);
 	for (i = 0; i < nr_probes; i++)

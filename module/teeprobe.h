@@ -6,6 +6,7 @@
 #define TEEPROBE_H
 
 #include <linux/atomic.h>
+#include <linux/list.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
@@ -34,14 +35,12 @@ static inline u64 teeprobe_ns_delta(u64 from, u64 to)
 	return to > from ? to - from : 0;
 }
 
-/* Incremented on every counter reset; carried by the teeprobe_reset event. */
+/* window.c: incremented on every counter reset (the teeprobe_reset event) */
 extern atomic_t teeprobe_reset_generation;
-/* A random number drawn at load: which load of the module the counters are */
+/* main.c: a random number drawn at load: which load of the module it is */
 extern u64 teeprobe_load_id;
 
-void teeprobe_reset_all(void);
-
-/* main.c: the window_ms parameter in ns */
+/* window.c: the window_ms parameter in ns */
 extern u64 teeprobe_window_ns;
 
 /* teeprobe_window_len_ns - the current window length (an inline read) */
@@ -50,21 +49,52 @@ static inline u64 teeprobe_window_len_ns(void)
 	return READ_ONCE(teeprobe_window_ns);
 }
 
-struct teeprobe_window;
-unsigned long teeprobe_windows_flush_quiet(struct teeprobe_window *(*window_of)(int cpu),
-					   smp_call_func_t flush);
-void teeprobe_reset_each_cpu(smp_call_func_t reset);
-
-/* teeprobe_cpu_of - the CPU a teeprobe_reset_each_cpu() callback resets */
-static inline int teeprobe_cpu_of(void *info)
-{
-	return (long)info;
-}
-
 struct seq_file;
+struct teeprobe_window;
+
+/* A debugfs file of a part: /sys/kernel/debug/teeprobe/@name, 0400 */
+struct teeprobe_file {
+	const char *name;
+	void (*show)(struct seq_file *m);
+};
+
+/*
+ * window.c: what a part of the module shares with the others. Every
+ * callback is optional.
+ */
+struct teeprobe_part {
+	const char *name;
+	/* @cpu's open window (the work reads it for a hint) */
+	struct teeprobe_window *(*window_of)(int cpu);
+	/*
+	 * on this CPU, interrupts off: close and emit its window if it ended
+	 * with windows of @len ns; @len 0 closes any open window (unload)
+	 */
+	void (*flush)(u64 len);
+	/* the part's own periodic pass, from the window work, after flushes */
+	void (*tick)(u64 now);
+	/* zero @cpu's totals: on @cpu by IPI when online, else directly */
+	void (*reset_cpu)(int cpu);
+	/* zero what is not per CPU, after every CPU's reset_cpu */
+	void (*reset)(void);
+	struct teeprobe_file *files;	/* debugfs */
+	unsigned int nr_files;
+	struct list_head node;		/* window.c's list of parts */
+};
+
+void teeprobe_window_init(void);
+void teeprobe_window_exit(void);
+void teeprobe_part_register(struct teeprobe_part *part);
+void teeprobe_part_unregister(struct teeprobe_part *part);
+struct dentry;
+struct file_operations;
+void teeprobe_parts_create_files(struct dentry *dir,
+				 const struct file_operations *fops);
+void teeprobe_reset_all(void);
+
 struct tracepoint;
 
-/* main.c: per-CPU memory, counted (debugfs "memory") */
+/* stats.c: per-CPU memory, counted (debugfs "memory") */
 void __percpu *teeprobe_alloc_percpu(size_t size, size_t align);
 void teeprobe_free_percpu(void __percpu *p, size_t size);
 int teeprobe_alloc_percpu_n(void __percpu **blocks, unsigned int n,
@@ -73,11 +103,12 @@ void teeprobe_free_percpu_n(void __percpu **blocks, unsigned int n,
 			    size_t size);
 void teeprobe_show_memory(struct seq_file *m);
 
-/* main.c: the *_hist files' lines */
+/* stats.c: the *_hist files' lines */
 void teeprobe_seq_hist_header(struct seq_file *m, const char *columns);
 void teeprobe_seq_hist_rows(struct seq_file *m, const char *label,
 			    const void __percpu *base, size_t offset);
 void teeprobe_seq_hist_trailer(struct seq_file *m);
+void teeprobe_seq_comm(struct seq_file *m, const char *comm);
 
 /* hooks.c: probes on the kernel's own tracepoints, found by name */
 struct teeprobe_hook {
@@ -97,42 +128,27 @@ void teeprobe_hooks_show(struct seq_file *m);
 #define TEEPROBE_MAX_PIDS	8
 int teeprobe_tee_init(void);
 void teeprobe_tee_exit(void);
-void teeprobe_tee_reset(void);
 void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n);
 void teeprobe_tee_show_pids(struct seq_file *m);
-void teeprobe_tee_show_probes(struct seq_file *m);
-void teeprobe_tee_show_stats(struct seq_file *m);
-void teeprobe_tee_show_hist(struct seq_file *m);
-void teeprobe_tee_show_threads(struct seq_file *m);
 u64 teeprobe_tee_clock_ns(u64 now);
 
 /* softirq.c: NET_RX softirq processing */
 int teeprobe_softirq_init(void);
 void teeprobe_softirq_exit(void);
-void teeprobe_softirq_reset(void);
-void teeprobe_softirq_show_stats(struct seq_file *m);
-void teeprobe_softirq_show_hist(struct seq_file *m);
 u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id);
 
 /* tcp.c: TCP handshake phases */
 int teeprobe_tcp_init(void);
 void teeprobe_tcp_exit(void);
-void teeprobe_tcp_reset(void);
-void teeprobe_tcp_show_probes(struct seq_file *m);
-void teeprobe_tcp_show_stats(struct seq_file *m);
-void teeprobe_tcp_show_phases(struct seq_file *m);
-void teeprobe_tcp_show_hist(struct seq_file *m);
 
 /* acceptors.c: the threads that accept connections */
 struct task_struct;
 int teeprobe_acceptors_init(void);
 void teeprobe_acceptors_exit(void);
-void teeprobe_acceptors_reset(void);
 void teeprobe_acceptor_mark(struct task_struct *task);
 void teeprobe_acceptors_show(struct seq_file *m);
 
 int teeprobe_debugfs_init(void);
-void teeprobe_seq_comm(struct seq_file *m, const char *comm);
 void teeprobe_debugfs_exit(void);
 
 #endif /* TEEPROBE_H */

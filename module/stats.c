@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - per-CPU memory and debugfs lines shared by the parts of
+ * teeprobe.ko: allocations counted for debugfs "memory", the lines of the
+ * *_hist files (one column per CPU), a task's name as a field.
+ */
+#include <linux/atomic.h>
+#include <linux/bug.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+
+#include "hist.h"
+#include "teeprobe.h"
+
+/* The bytes each CPU holds in teeprobe's per-CPU allocations */
+static atomic_long_t percpu_bytes = ATOMIC_LONG_INIT(0);
+
+/*
+ * teeprobe_alloc_percpu - @size zeroed bytes per CPU, counted in debugfs
+ * "memory". alloc_percpu's unit is PCPU_MIN_UNIT_SIZE (32 KiB): parts with
+ * more per CPU allocate it in pieces (teeprobe_alloc_percpu_n()).
+ */
+void __percpu *teeprobe_alloc_percpu(size_t size, size_t align)
+{
+	void __percpu *p;
+
+	if (WARN_ON_ONCE(size > PCPU_MIN_UNIT_SIZE))
+		return NULL;
+	p = __alloc_percpu(size, align);
+	if (p)
+		atomic_long_add(size, &percpu_bytes);
+	return p;
+}
+
+/* teeprobe_free_percpu - free @p (NULL is fine), allocated with @size */
+void teeprobe_free_percpu(void __percpu *p, size_t size)
+{
+	if (!p)
+		return;
+	free_percpu(p);
+	atomic_long_sub(size, &percpu_bytes);
+}
+
+/*
+ * teeprobe_alloc_percpu_n - @n per-CPU blocks of @size into @blocks; on
+ * failure none is left and -ENOMEM returned
+ */
+int teeprobe_alloc_percpu_n(void __percpu **blocks, unsigned int n,
+			    size_t size, size_t align)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		blocks[i] = teeprobe_alloc_percpu(size, align);
+		if (!blocks[i]) {
+			teeprobe_free_percpu_n(blocks, i, size);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* teeprobe_free_percpu_n - free the @n blocks of teeprobe_alloc_percpu_n() */
+void teeprobe_free_percpu_n(void __percpu **blocks, unsigned int n,
+			    size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		teeprobe_free_percpu(blocks[i], size);
+		blocks[i] = NULL;
+	}
+}
+
+/* teeprobe_show_memory - debugfs "memory": what teeprobe holds per CPU */
+void teeprobe_show_memory(struct seq_file *m)
+{
+	seq_printf(m, "percpu_bytes %ld\n", atomic_long_read(&percpu_bytes));
+}
+
+/*
+ * teeprobe_seq_hist_header - the header line of a *_hist file: "# "
+ * @columns (what names a row), bucket_low_ns, a column per CPU, all
+ */
+void teeprobe_seq_hist_header(struct seq_file *m, const char *columns)
+{
+	int cpu;
+
+	seq_printf(m, "# %s bucket_low_ns", columns);
+	for_each_possible_cpu(cpu)
+		seq_printf(m, " cpu%d", cpu);
+	seq_puts(m, " all\n");
+}
+
+/*
+ * teeprobe_seq_hist_rows - the non-empty buckets of one histogram kept per
+ * CPU at @offset in the per-CPU block @base: "@label bucket_low_ns", each
+ * CPU's count, their sum
+ */
+void teeprobe_seq_hist_rows(struct seq_file *m, const char *label,
+			    const void __percpu *base, size_t offset)
+{
+	const struct teeprobe_hist *h;
+	unsigned int b;
+	int cpu;
+
+	for (b = 0; b < TEEPROBE_HIST_BUCKETS; b++) {
+		u64 total = 0;
+
+		for_each_possible_cpu(cpu) {
+			h = (const void *)per_cpu_ptr(base, cpu) + offset;
+			total += h->bucket[b];
+		}
+		if (!total)
+			continue;
+		seq_printf(m, "%s %llu", label, teeprobe_hist_bucket_low(b));
+		for_each_possible_cpu(cpu) {
+			h = (const void *)per_cpu_ptr(base, cpu) + offset;
+			seq_printf(m, " %llu", h->bucket[b]);
+		}
+		seq_printf(m, " %llu\n", total);
+	}
+}
+
+/* teeprobe_seq_hist_trailer - the layout lines every *_hist file ends with */
+void teeprobe_seq_hist_trailer(struct seq_file *m)
+{
+	seq_printf(m, "# hist_sub_bits %d\n", TEEPROBE_HIST_SUB_BITS);
+	seq_printf(m, "# hist_unit_shift %d\n", TEEPROBE_HIST_UNIT_SHIFT);
+}
+
+/*
+ * teeprobe_seq_comm - a task's name as one field of a debugfs line: bytes
+ * other than printable ASCII, and the backslash, as \xHH. A task names
+ * itself: a space would break the fields, a newline start a line of its
+ * own ("\n# overflow 99" forging a trailer); an empty name is \x00.
+ */
+void teeprobe_seq_comm(struct seq_file *m, const char *comm)
+{
+	const unsigned char *c = (const unsigned char *)comm;
+
+	if (!*c) {
+		seq_puts(m, "\\x00");
+		return;
+	}
+	for (; *c; c++) {
+		if (*c > ' ' && *c < 0x7f && *c != '\\')
+			seq_putc(m, *c);
+		else
+			seq_printf(m, "\\x%02x", *c);
+	}
+}
