@@ -40,21 +40,21 @@
 #include "teeprobe.h"
 #include "trace.h"
 
-#define TP_ACCEPTORS_BITS	8
-#define TP_ACCEPTORS		(1U << TP_ACCEPTORS_BITS)
+#define TEEPROBE_ACCEPTORS_BITS	8
+#define TEEPROBE_ACCEPTORS		(1U << TEEPROBE_ACCEPTORS_BITS)
 
-static pid_t acceptor_tids[TP_ACCEPTORS];
+static pid_t acceptor_tids[TEEPROBE_ACCEPTORS];
 static atomic_t acceptors_marked;
 static atomic_long_t acceptors_overflow;
 
 /* acceptor_is - whether @tid is marked (a lock-free read) */
 static bool acceptor_is(pid_t tid)
 {
-	unsigned int i, h = hash_32(tid, TP_ACCEPTORS_BITS);
+	unsigned int i, h = hash_32(tid, TEEPROBE_ACCEPTORS_BITS);
 	pid_t t;
 
-	for (i = 0; i < TP_ACCEPTORS; i++) {
-		t = READ_ONCE(acceptor_tids[(h + i) & (TP_ACCEPTORS - 1)]);
+	for (i = 0; i < TEEPROBE_ACCEPTORS; i++) {
+		t = READ_ONCE(acceptor_tids[(h + i) & (TEEPROBE_ACCEPTORS - 1)]);
 		if (t == tid)
 			return true;
 		if (!t)
@@ -68,12 +68,12 @@ NOKPROBE_SYMBOL(acceptor_is);
 void teeprobe_acceptor_mark(struct task_struct *task)
 {
 	pid_t tid = task->pid, old;
-	unsigned int i, h = hash_32(tid, TP_ACCEPTORS_BITS);
+	unsigned int i, h = hash_32(tid, TEEPROBE_ACCEPTORS_BITS);
 
 	if (!tid)
 		return;
-	for (i = 0; i < TP_ACCEPTORS; i++) {
-		pid_t *slot = &acceptor_tids[(h + i) & (TP_ACCEPTORS - 1)];
+	for (i = 0; i < TEEPROBE_ACCEPTORS; i++) {
+		pid_t *slot = &acceptor_tids[(h + i) & (TEEPROBE_ACCEPTORS - 1)];
 
 		old = READ_ONCE(*slot);
 		if (old == tid)
@@ -94,28 +94,28 @@ void teeprobe_acceptor_mark(struct task_struct *task)
 }
 NOKPROBE_SYMBOL(teeprobe_acceptor_mark);
 
-/* tp_acceptor_switch - a marked thread leaves or takes a CPU */
-static void tp_acceptor_switch(TP_SCHED_SWITCH_PROTO)
+/* teeprobe_acceptor_switch - a marked thread leaves or takes a CPU */
+static void teeprobe_acceptor_switch(TEEPROBE_SCHED_SWITCH_PROTO)
 {
 	if (acceptor_is(prev->pid))
 		/* Preempted, or still runnable: it wants the CPU back. */
 		trace_teeprobe_acceptor_state(prev->pid,
-			preempt || TP_SCHED_PREV_STATE == TASK_RUNNING ?
+			preempt || TEEPROBE_SCHED_PREV_STATE == TASK_RUNNING ?
 			TEEPROBE_ACCEPTOR_RUNNABLE : TEEPROBE_ACCEPTOR_ASLEEP);
 	if (acceptor_is(next->pid))
 		trace_teeprobe_acceptor_state(next->pid, TEEPROBE_ACCEPTOR_RUNNING);
 }
 
-/* tp_acceptor_wakeup - a marked thread was woken: it waits for a CPU */
-static void tp_acceptor_wakeup(TP_SCHED_WAKEUP_PROTO)
+/* teeprobe_acceptor_wakeup - a marked thread was woken: it waits for a CPU */
+static void teeprobe_acceptor_wakeup(TEEPROBE_SCHED_WAKEUP_PROTO)
 {
 	if (acceptor_is(p->pid))
 		trace_teeprobe_acceptor_state(p->pid, TEEPROBE_ACCEPTOR_RUNNABLE);
 }
 
 static struct teeprobe_hook acceptor_hooks[] = {
-	{ .name = "sched_switch", .probe = tp_acceptor_switch },
-	{ .name = "sched_wakeup", .probe = tp_acceptor_wakeup },
+	{ .name = "sched_switch", .probe = teeprobe_acceptor_switch },
+	{ .name = "sched_wakeup", .probe = teeprobe_acceptor_wakeup },
 };
 
 static DEFINE_MUTEX(hooks_lock);
@@ -171,7 +171,7 @@ static void acceptors_reset(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < TP_ACCEPTORS; i++)
+	for (i = 0; i < TEEPROBE_ACCEPTORS; i++)
 		WRITE_ONCE(acceptor_tids[i], 0);
 	atomic_set(&acceptors_marked, 0);
 	atomic_long_set(&acceptors_overflow, 0);
@@ -181,7 +181,7 @@ static void acceptors_reset(void)
 void teeprobe_acceptors_show(struct seq_file *m)
 {
 	seq_printf(m, "# acceptors %d\n", atomic_read(&acceptors_marked));
-	seq_printf(m, "# acceptors_max %u\n", TP_ACCEPTORS);
+	seq_printf(m, "# acceptors_max %u\n", TEEPROBE_ACCEPTORS);
 	seq_printf(m, "# acceptors_overflow %ld\n",
 		   atomic_long_read(&acceptors_overflow));
 }

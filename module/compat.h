@@ -19,26 +19,26 @@
 
 /*
  * sched:sched_switch gained prev_state in 5.18 (before, the state was read
- * from the task, as the tracepoint itself did). TP_SCHED_PREV_STATE is the
- * switched-out task's state in a probe declared with TP_SCHED_SWITCH_PROTO.
+ * from the task, as the tracepoint itself did). TEEPROBE_SCHED_PREV_STATE is the
+ * switched-out task's state in a probe declared with TEEPROBE_SCHED_SWITCH_PROTO.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
-#define TP_SCHED_SWITCH_PROTO	void *data, bool preempt,		\
+#define TEEPROBE_SCHED_SWITCH_PROTO	void *data, bool preempt,		\
 				struct task_struct *prev,		\
 				struct task_struct *next,		\
 				unsigned int prev_state
-#define TP_SCHED_PREV_STATE	prev_state
+#define TEEPROBE_SCHED_PREV_STATE	prev_state
 #else
-#define TP_SCHED_SWITCH_PROTO	void *data, bool preempt,		\
+#define TEEPROBE_SCHED_SWITCH_PROTO	void *data, bool preempt,		\
 				struct task_struct *prev,		\
 				struct task_struct *next
-#define TP_SCHED_PREV_STATE	READ_ONCE(prev->state)
+#define TEEPROBE_SCHED_PREV_STATE	READ_ONCE(prev->state)
 #endif
 
 /*
  * sched:sched_wakeup passes the woken task, in 6.1 and 6.12 alike.
  */
-#define TP_SCHED_WAKEUP_PROTO	void *data, struct task_struct *p
+#define TEEPROBE_SCHED_WAKEUP_PROTO	void *data, struct task_struct *p
 
 /*
  * TCP handshake hooks (tcp.c). Tracepoints are used where the kernel has
@@ -88,38 +88,38 @@
 /*
  * The module refuses to load when one of these is missing (tcp.c), but for
  * the IPv6 ones where IPv6 is a module (it may come later, or never).
- * TP_TCP_V4_SYN_RECV_SOCK may be overridden at build time: the tests build
+ * TEEPROBE_TCP_V4_SYN_RECV_SOCK may be overridden at build time: the tests build
  * a module naming a function no kernel has, to see it refused.
  */
-#define TP_TCP_V6_OPTIONAL		(!IS_BUILTIN(CONFIG_IPV6))
-#define TP_TCP_CONN_REQUEST		"tcp_conn_request"
-#define TP_TCP_CONN_REQUEST_ARG_SK	2	/* (rsk_ops, af_ops, sk, skb) */
-#define TP_TCP_CONN_REQUEST_ARG_SKB	3
-#define TP_TCP_V4_SEND_SYNACK		"tcp_v4_send_synack"
-#define TP_TCP_V6_SEND_SYNACK		"tcp_v6_send_synack"
+#define TEEPROBE_TCP_V6_OPTIONAL		(!IS_BUILTIN(CONFIG_IPV6))
+#define TEEPROBE_TCP_CONN_REQUEST		"tcp_conn_request"
+#define TEEPROBE_TCP_CONN_REQUEST_ARG_SK	2	/* (rsk_ops, af_ops, sk, skb) */
+#define TEEPROBE_TCP_CONN_REQUEST_ARG_SKB	3
+#define TEEPROBE_TCP_V4_SEND_SYNACK		"tcp_v4_send_synack"
+#define TEEPROBE_TCP_V6_SEND_SYNACK		"tcp_v6_send_synack"
 /* (sk, dst, fl, req, foc, synack_type, syn_skb) */
-#define TP_TCP_SEND_SYNACK_ARG_SK	0
-#define TP_TCP_SEND_SYNACK_ARG_REQ	3
-#define TP_TCP_SEND_SYNACK_ARG_TYPE	5
-#define TP_TCP_SEND_SYNACK_ARG_SYN_SKB	6	/* on the stack on x86-64 */
-#ifndef TP_TCP_V4_SYN_RECV_SOCK
-#define TP_TCP_V4_SYN_RECV_SOCK		"tcp_v4_syn_recv_sock"
+#define TEEPROBE_TCP_SEND_SYNACK_ARG_SK	0
+#define TEEPROBE_TCP_SEND_SYNACK_ARG_REQ	3
+#define TEEPROBE_TCP_SEND_SYNACK_ARG_TYPE	5
+#define TEEPROBE_TCP_SEND_SYNACK_ARG_SYN_SKB	6	/* on the stack on x86-64 */
+#ifndef TEEPROBE_TCP_V4_SYN_RECV_SOCK
+#define TEEPROBE_TCP_V4_SYN_RECV_SOCK		"tcp_v4_syn_recv_sock"
 #endif
-#define TP_TCP_V6_SYN_RECV_SOCK		"tcp_v6_syn_recv_sock"
+#define TEEPROBE_TCP_V6_SYN_RECV_SOCK		"tcp_v6_syn_recv_sock"
 /* (sk, skb, req, dst, req_unhash, own_req) -> child or NULL */
-#define TP_TCP_SYN_RECV_SOCK_ARG_SK	0
-#define TP_TCP_SYN_RECV_SOCK_ARG_SKB	1
-#define TP_TCP_HASHDANCE		"inet_csk_complete_hashdance"
+#define TEEPROBE_TCP_SYN_RECV_SOCK_ARG_SK	0
+#define TEEPROBE_TCP_SYN_RECV_SOCK_ARG_SKB	1
+#define TEEPROBE_TCP_HASHDANCE		"inet_csk_complete_hashdance"
 /* (sk, child, req, own_req) -> the child, or NULL */
-#define TP_TCP_HASHDANCE_ARG_SK		0
-#define TP_TCP_HASHDANCE_ARG_CHILD	1
-#define TP_TCP_HASHDANCE_ARG_REQ	2
-#define TP_TCP_HASHDANCE_ARG_OWN_REQ	3
-#define TP_TCP_V4_REQSK_DESTRUCTOR	"tcp_v4_reqsk_destructor"
-#define TP_TCP_V6_REQSK_DESTRUCTOR	"tcp_v6_reqsk_destructor"
-#define TP_TCP_INET_CSK_ACCEPT		"inet_csk_accept"	/* -> child or NULL */
-#define TP_TCP_INET_STREAM_CONNECT	"inet_stream_connect"
-#define TP_TCP_STREAM_CONNECT_ARG_SOCK	0	/* (sock, uaddr, len, flags) */
+#define TEEPROBE_TCP_HASHDANCE_ARG_SK		0
+#define TEEPROBE_TCP_HASHDANCE_ARG_CHILD	1
+#define TEEPROBE_TCP_HASHDANCE_ARG_REQ	2
+#define TEEPROBE_TCP_HASHDANCE_ARG_OWN_REQ	3
+#define TEEPROBE_TCP_V4_REQSK_DESTRUCTOR	"tcp_v4_reqsk_destructor"
+#define TEEPROBE_TCP_V6_REQSK_DESTRUCTOR	"tcp_v6_reqsk_destructor"
+#define TEEPROBE_TCP_INET_CSK_ACCEPT		"inet_csk_accept"	/* -> child or NULL */
+#define TEEPROBE_TCP_INET_STREAM_CONNECT	"inet_stream_connect"
+#define TEEPROBE_TCP_STREAM_CONNECT_ARG_SOCK	0	/* (sock, uaddr, len, flags) */
 
 /*
  * ftrace callbacks (fhook.c). Since 5.11 they receive struct ftrace_regs
@@ -132,15 +132,15 @@
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
 #include <linux/trace_recursion.h>
-#define TP_FTRACE_REGS			struct ftrace_regs
-#define tp_ftrace_get_regs(fregs)	ftrace_get_regs(fregs)
-#define tp_ftrace_trylock(ip, pip)	ftrace_test_recursion_trylock(ip, pip)
-#define tp_ftrace_unlock(bit)		ftrace_test_recursion_unlock(bit)
+#define TEEPROBE_FTRACE_REGS			struct ftrace_regs
+#define teeprobe_ftrace_get_regs(fregs)	ftrace_get_regs(fregs)
+#define teeprobe_ftrace_trylock(ip, pip)	ftrace_test_recursion_trylock(ip, pip)
+#define teeprobe_ftrace_unlock(bit)		ftrace_test_recursion_unlock(bit)
 #else
-#define TP_FTRACE_REGS			struct pt_regs
-#define tp_ftrace_get_regs(regs)	(regs)
-#define tp_ftrace_trylock(ip, pip)	0
-#define tp_ftrace_unlock(bit)		do { } while (0)
+#define TEEPROBE_FTRACE_REGS			struct pt_regs
+#define teeprobe_ftrace_get_regs(regs)	(regs)
+#define teeprobe_ftrace_trylock(ip, pip)	0
+#define teeprobe_ftrace_unlock(bit)		do { } while (0)
 #endif
 
 /*
@@ -149,9 +149,9 @@
  * (what is left is ftrace's shared empty hash).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
-#define tp_ftrace_free_filter(ops)	ftrace_free_filter(ops)
+#define teeprobe_ftrace_free_filter(ops)	ftrace_free_filter(ops)
 #else
-#define tp_ftrace_free_filter(ops)	ftrace_set_filter(ops, NULL, 0, 1)
+#define teeprobe_ftrace_free_filter(ops)	ftrace_set_filter(ops, NULL, 0, 1)
 #endif
 
 /* in_hardirq() came in 5.11 (in_irq() before, the same test) */
@@ -161,9 +161,9 @@
 
 /* A kretprobe instance's kretprobe: get_kretprobe() since 5.11 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0)
-#define tp_kretprobe_of(ri)	get_kretprobe(ri)
+#define teeprobe_kretprobe_of(ri)	get_kretprobe(ri)
 #else
-#define tp_kretprobe_of(ri)	((ri)->rp)
+#define teeprobe_kretprobe_of(ri)	((ri)->rp)
 #endif
 
 /*
@@ -174,16 +174,16 @@
  * a step is charged to the ioctl its thread is in).
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
-#define TP_TEE_SHM_REGISTER_SYMBOL	"tee_shm_register_user_buf"
-#define TP_TEE_SHM_ALLOC_SYMBOL		"tee_shm_alloc_user_buf"
+#define TEEPROBE_TEE_SHM_REGISTER_SYMBOL	"tee_shm_register_user_buf"
+#define TEEPROBE_TEE_SHM_ALLOC_SYMBOL		"tee_shm_alloc_user_buf"
 #else
-#define TP_TEE_SHM_REGISTER_SYMBOL	"tee_shm_register"
-#define TP_TEE_SHM_ALLOC_SYMBOL		"tee_shm_alloc"
+#define TEEPROBE_TEE_SHM_REGISTER_SYMBOL	"tee_shm_register"
+#define TEEPROBE_TEE_SHM_ALLOC_SYMBOL		"tee_shm_alloc"
 #endif
 
-#define TP_INET_SOCK_SET_STATE_PROTO	void *data, const struct sock *sk, \
+#define TEEPROBE_INET_SOCK_SET_STATE_PROTO	void *data, const struct sock *sk, \
 					const int oldstate, const int newstate
-#define TP_TCP_RETRANSMIT_SYNACK_PROTO	void *data, const struct sock *sk, \
+#define TEEPROBE_TCP_RETRANSMIT_SYNACK_PROTO	void *data, const struct sock *sk, \
 					const struct request_sock *req
 
 #endif /* TEEPROBE_COMPAT_H */

@@ -20,21 +20,21 @@
 
 /* fhook_ftrace - ftrace: the hooked function is entered */
 static void fhook_ftrace(unsigned long ip, unsigned long parent_ip,
-			 struct ftrace_ops *op, TP_FTRACE_REGS *fregs)
+			 struct ftrace_ops *op, TEEPROBE_FTRACE_REGS *fregs)
 {
 	struct teeprobe_fhook *h = container_of(op, struct teeprobe_fhook, ops);
-	struct pt_regs *regs = tp_ftrace_get_regs(fregs);
+	struct pt_regs *regs = teeprobe_ftrace_get_regs(fregs);
 	int bit;
 
-	bit = tp_ftrace_trylock(ip, parent_ip);
+	bit = teeprobe_ftrace_trylock(ip, parent_ip);
 	if (bit < 0 || !regs) {
 		atomic_long_inc(&h->missed);
 		if (bit >= 0)
-			tp_ftrace_unlock(bit);
+			teeprobe_ftrace_unlock(bit);
 		return;
 	}
 	h->func(regs);
-	tp_ftrace_unlock(bit);
+	teeprobe_ftrace_unlock(bit);
 }
 
 /* teeprobe_fhook_attach - filter on the symbol, then register */
@@ -55,7 +55,7 @@ void teeprobe_fhook_attach(struct teeprobe_fhook *h)
 	h->error = ret;
 	h->attached = !ret;
 	if (ret) {
-		tp_ftrace_free_filter(&h->ops);
+		teeprobe_ftrace_free_filter(&h->ops);
 		pr_warn("cannot hook %s: error %d\n", h->symbol, ret);
 	}
 }
@@ -66,7 +66,7 @@ void teeprobe_fhook_detach(struct teeprobe_fhook *h)
 	if (!h->attached)
 		return;
 	unregister_ftrace_function(&h->ops);
-	tp_ftrace_free_filter(&h->ops);
+	teeprobe_ftrace_free_filter(&h->ops);
 	h->attached = false;
 }
 

@@ -19,18 +19,18 @@
 
 #include "teeprobe.h"
 
-#define TP_HOOK_PARTS	8
+#define TEEPROBE_HOOK_PARTS	8
 
-struct tp_hook_part {
+struct teeprobe_hook_part {
 	const char *part;
 	struct teeprobe_hook *hooks;
 	unsigned int n;
 };
 
-static struct tp_hook_part parts[TP_HOOK_PARTS];
+static struct teeprobe_hook_part parts[TEEPROBE_HOOK_PARTS];
 static DEFINE_MUTEX(parts_lock);
 
-struct tp_find {
+struct teeprobe_find {
 	const char *name;
 	struct tracepoint *tp;
 };
@@ -38,7 +38,7 @@ struct tp_find {
 /* find_one - for_each_kernel_tracepoint() callback matching a name */
 static void find_one(struct tracepoint *tp, void *priv)
 {
-	struct tp_find *f = priv;
+	struct teeprobe_find *f = priv;
 
 	if (!strcmp(tp->name, f->name))
 		f->tp = tp;
@@ -47,7 +47,7 @@ static void find_one(struct tracepoint *tp, void *priv)
 /* teeprobe_find_tracepoint - the kernel's tracepoint called @name, or NULL */
 struct tracepoint *teeprobe_find_tracepoint(const char *name)
 {
-	struct tp_find f = { .name = name };
+	struct teeprobe_find f = { .name = name };
 
 	for_each_kernel_tracepoint(find_one, &f);
 	return f.tp;
@@ -75,9 +75,9 @@ int teeprobe_hooks_attach(const char *part, struct teeprobe_hook *hooks,
 	int ret = 0;
 
 	mutex_lock(&parts_lock);
-	for (slot = 0; slot < TP_HOOK_PARTS && parts[slot].part; slot++)
+	for (slot = 0; slot < TEEPROBE_HOOK_PARTS && parts[slot].part; slot++)
 		;
-	if (WARN_ON_ONCE(slot == TP_HOOK_PARTS)) {
+	if (WARN_ON_ONCE(slot == TEEPROBE_HOOK_PARTS)) {
 		ret = -ENOSPC;
 		goto out_unlock;
 	}
@@ -105,7 +105,7 @@ int teeprobe_hooks_attach(const char *part, struct teeprobe_hook *hooks,
 		tracepoint_synchronize_unregister();
 		goto out_unlock;
 	}
-	parts[slot] = (struct tp_hook_part){ part, hooks, n };
+	parts[slot] = (struct teeprobe_hook_part){ part, hooks, n };
 out_unlock:
 	mutex_unlock(&parts_lock);
 	return ret;
@@ -120,9 +120,9 @@ void teeprobe_hooks_detach(struct teeprobe_hook *hooks, unsigned int n)
 	unsigned int slot;
 
 	mutex_lock(&parts_lock);
-	for (slot = 0; slot < TP_HOOK_PARTS; slot++)
+	for (slot = 0; slot < TEEPROBE_HOOK_PARTS; slot++)
 		if (parts[slot].hooks == hooks)
-			parts[slot] = (struct tp_hook_part){};
+			parts[slot] = (struct teeprobe_hook_part){};
 	unregister_n(hooks, n);
 	mutex_unlock(&parts_lock);
 }
@@ -134,7 +134,7 @@ void teeprobe_hooks_show(struct seq_file *m)
 
 	seq_puts(m, "# part tracepoint\n");
 	mutex_lock(&parts_lock);
-	for (slot = 0; slot < TP_HOOK_PARTS; slot++) {
+	for (slot = 0; slot < TEEPROBE_HOOK_PARTS; slot++) {
 		for (i = 0; i < parts[slot].n; i++) {
 			const struct teeprobe_hook *h = &parts[slot].hooks[i];
 

@@ -50,12 +50,12 @@ static int __init teeprobe_init(void)
 	ret = teeprobe_tee_init();
 	if (ret)
 		goto out_window_exit;
-	ret = teeprobe_softirq_init();
+	ret = teeprobe_netrx_init();
 	if (ret)
 		goto out_tee_exit;
 	ret = teeprobe_acceptors_init();
 	if (ret)
-		goto out_softirq_exit;
+		goto out_netrx_exit;
 	ret = teeprobe_tcp_init();
 	if (ret)
 		goto out_acceptors_exit;
@@ -70,8 +70,8 @@ out_tcp_exit:
 	teeprobe_tcp_exit();
 out_acceptors_exit:
 	teeprobe_acceptors_exit();
-out_softirq_exit:
-	teeprobe_softirq_exit();
+out_netrx_exit:
+	teeprobe_netrx_exit();
 out_tee_exit:
 	teeprobe_tee_exit();
 out_window_exit:
@@ -85,7 +85,7 @@ static void __exit teeprobe_exit(void)
 	teeprobe_debugfs_exit();
 	teeprobe_tcp_exit();
 	teeprobe_acceptors_exit();
-	teeprobe_softirq_exit();
+	teeprobe_netrx_exit();
 	teeprobe_tee_exit();
 	teeprobe_window_exit();
 	pr_info("unloaded\n");

@@ -30,12 +30,12 @@
  * hook pairs the SYN/ACK with it by the SYN's skb, which tcp_conn_request
  * passes on. SYNs answered by no SYN/ACK are the rest: syns less synacks
  * and syncookies. Each handshake also carries its own packets' waits for
- * NET_RX (softirq.c): the SYN's and the final ACK's.
+ * NET_RX (netrx.c): the SYN's and the final ACK's.
  *
  * Counters and histograms are per CPU and per port (the listening port on
  * the server, the remote port on the client), updated with interrupts
  * disabled; each CPU also keeps the counts of the current window (window.h)
- * and emits teeprobe_tcp_window when it closes, as softirq.c does.
+ * and emits teeprobe_tcp_window when it closes, as netrx.c does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -77,9 +77,9 @@
 
 /* ---- parameters ------------------------------------------------------ */
 
-#define TP_TCP_TABLE_MIN	64
-#define TP_TCP_TABLE_MAX	(1U << 20)
-#define TP_TCP_TIMEOUT_MAX	3600
+#define TEEPROBE_TCP_TABLE_MIN	64
+#define TEEPROBE_TCP_TABLE_MAX	(1U << 20)
+#define TEEPROBE_TCP_TIMEOUT_MAX	3600
 
 /*
  * 2048 handshakes in flight: a server holds its rate times its handshake
@@ -96,10 +96,10 @@ static int param_set_table_size(const char *val, const struct kernel_param *kp)
 {
 	unsigned int v;
 
-	if (kstrtouint(val, 10, &v) || v < TP_TCP_TABLE_MIN ||
-	    v > TP_TCP_TABLE_MAX || !teeprobe_tcp_table_size_valid(v)) {
+	if (kstrtouint(val, 10, &v) || v < TEEPROBE_TCP_TABLE_MIN ||
+	    v > TEEPROBE_TCP_TABLE_MAX || !teeprobe_tcp_table_size_valid(v)) {
 		pr_err("tcp_table_size=%s: must be a power of two from %u to %u\n",
-		       val, TP_TCP_TABLE_MIN, TP_TCP_TABLE_MAX);
+		       val, TEEPROBE_TCP_TABLE_MIN, TEEPROBE_TCP_TABLE_MAX);
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = v;
@@ -111,9 +111,9 @@ static int param_set_timeout(const char *val, const struct kernel_param *kp)
 {
 	unsigned int v;
 
-	if (kstrtouint(val, 10, &v) || !v || v > TP_TCP_TIMEOUT_MAX) {
+	if (kstrtouint(val, 10, &v) || !v || v > TEEPROBE_TCP_TIMEOUT_MAX) {
 		pr_err("tcp_timeout_s=%s: must be a number from 1 to %u\n", val,
-		       TP_TCP_TIMEOUT_MAX);
+		       TEEPROBE_TCP_TIMEOUT_MAX);
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = v;
@@ -141,32 +141,32 @@ MODULE_PARM_DESC(tcp_timeout_s, "seconds after which a handshake never seen to f
  * Ports get a slot on first sight, in order; slot 0 counts every port
  * beyond. Eleven ports and "other" keep a CPU's counters each. Their phase
  * histograms (10 KiB a port and CPU) are a per-CPU block a slot, allocated
- * ahead of need: TP_TCP_SPARE slots past the last one taken always have
+ * ahead of need: TEEPROBE_TCP_SPARE slots past the last one taken always have
  * theirs, and taking a slot has a work allocate the next (tcp_grow_fn).
  * More new ports than that within the work's delay lose their first
  * phases, counted as phases_lost in tcp_phases.
  */
-#define TP_TCP_PORTS		12
-#define TP_TCP_SPARE		1
-#define TP_TCP_EXPIRE_NS	NSEC_PER_SEC	/* expiry pass at most this often */
+#define TEEPROBE_TCP_PORTS		12
+#define TEEPROBE_TCP_SPARE		1
+#define TEEPROBE_TCP_EXPIRE_NS	NSEC_PER_SEC	/* expiry pass at most this often */
 
 /* Table keys: the socket's address with its kind in the low bits */
-enum tp_tcp_kind {
-	TP_TCP_KEY_REQ = 1,	/* a request socket, server side */
-	TP_TCP_KEY_CHILD = 2,	/* its child socket, until accept() */
-	TP_TCP_KEY_CLIENT = 3,	/* a connecting socket */
-	TP_TCP_KEY_CALL = 4,	/* a socket in a connect() call */
+enum teeprobe_tcp_kind {
+	TEEPROBE_TCP_KEY_REQ = 1,	/* a request socket, server side */
+	TEEPROBE_TCP_KEY_CHILD = 2,	/* its child socket, until accept() */
+	TEEPROBE_TCP_KEY_CLIENT = 3,	/* a connecting socket */
+	TEEPROBE_TCP_KEY_CALL = 4,	/* a socket in a connect() call */
 };
 
-struct tp_tcp_cpu {
-	u64 port[TP_TCP_PORTS][TEEPROBE_TCP_COUNTERS];	/* since load/reset */
+struct teeprobe_tcp_cpu {
+	u64 port[TEEPROBE_TCP_PORTS][TEEPROBE_TCP_COUNTERS];	/* since load/reset */
 	u64 phases_lost;		/* phases of a slot without its block */
 	struct teeprobe_window window;			/* the open window */
 	struct teeprobe_tcp_window_counts win;		/* its counters */
 };
 
 /* A port's phase histograms on one CPU */
-struct tp_tcp_phases {
+struct teeprobe_tcp_phases {
 	struct teeprobe_hist phase[TEEPROBE_TCP_PHASES];
 };
 
@@ -175,7 +175,7 @@ struct tp_tcp_phases {
  * process context (a listener's backlog, processed as its owner releases
  * it, which a softirq can interrupt): one per context
  */
-struct tp_syn {
+struct teeprobe_tcp_syn {
 	const struct sock *listener;
 	const struct sk_buff *skb;
 	u64 syn_ns;
@@ -184,22 +184,22 @@ struct tp_syn {
 	bool answered;
 };
 
-static struct tp_tcp_cpu __percpu *tcp_cpu;
+static struct teeprobe_tcp_cpu __percpu *tcp_cpu;
 /* Each port's counters and phases on each CPU, since load or reset */
-static struct tp_tcp_phases __percpu *tcp_phases[TP_TCP_PORTS];
+static struct teeprobe_tcp_phases __percpu *tcp_phases[TEEPROBE_TCP_PORTS];
 static DEFINE_MUTEX(tcp_grow_lock);	/* serializes tcp_phases' growth */
 static struct work_struct tcp_grow_work;
 static struct irq_work tcp_grow_irq;
-static DEFINE_PER_CPU(struct tp_syn, tcp_syn_now[2]);
+static DEFINE_PER_CPU(struct teeprobe_tcp_syn, tcp_syn_now[2]);
 /* the final ACK's wait, from syn_recv_sock's hook to hashdance's */
 static DEFINE_PER_CPU(u32, tcp_ack_wait_now[2]);
-static u32 tcp_ports[TP_TCP_PORTS];
+static u32 tcp_ports[TEEPROBE_TCP_PORTS];
 static struct teeprobe_tcp_table tcp_table;
 static struct teeprobe_tcp_bucket *tcp_buckets;
 static u64 tcp_last_expire_ns;
 
-/* hs_key - the table key of @p as a @kind */
-static unsigned long hs_key(const void *p, enum tp_tcp_kind kind)
+/* tcp_key - the table key of @p as a @kind */
+static unsigned long tcp_key(const void *p, enum teeprobe_tcp_kind kind)
 {
 	return (unsigned long)p | kind;
 }
@@ -212,7 +212,7 @@ static unsigned int port_slot(u16 port)
 
 	if (!port)
 		return 0;
-	for (i = 1; i < TP_TCP_PORTS; i++) {
+	for (i = 1; i < TEEPROBE_TCP_PORTS; i++) {
 		v = READ_ONCE(tcp_ports[i]);
 		if (v == port)
 			return i;
@@ -247,8 +247,8 @@ static void fill_syn_drops(u64 *count)
 		count[TEEPROBE_TCP_SYNS] - answered : 0;
 }
 
-/* hs_window_close - emit the closed window @w of this CPU and start afresh */
-static void hs_window_close(struct tp_tcp_cpu *st, const struct teeprobe_window *w)
+/* tcp_window_close - emit the closed window @w of this CPU and start afresh */
+static void tcp_window_close(struct teeprobe_tcp_cpu *st, const struct teeprobe_window *w)
 {
 	fill_syn_drops(st->win.count);
 	trace_teeprobe_tcp_window(smp_processor_id(), w->start_ns, w->len_ns,
@@ -256,35 +256,35 @@ static void hs_window_close(struct tp_tcp_cpu *st, const struct teeprobe_window 
 	memset(&st->win, 0, sizeof(st->win));
 }
 
-/* hs_this_cpu - this CPU's state, its window rolled to @now; irqs off */
-static struct tp_tcp_cpu *hs_this_cpu(u64 now)
+/* tcp_this_cpu - this CPU's state, its window rolled to @now; irqs off */
+static struct teeprobe_tcp_cpu *tcp_this_cpu(u64 now)
 {
-	struct tp_tcp_cpu *st = this_cpu_ptr(tcp_cpu);
+	struct teeprobe_tcp_cpu *st = this_cpu_ptr(tcp_cpu);
 	struct teeprobe_window closed;
 
 	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
 				 &closed))
-		hs_window_close(st, &closed);
+		tcp_window_close(st, &closed);
 	return st;
 }
 
 /*
- * hs_account - count @counter for port @slot at @now (the caller's clock
+ * tcp_account - count @counter for port @slot at @now (the caller's clock
  * reading: most have one) and add the phases of @phase_ns whose bit is set
  * in @phases
  */
-static void hs_account(u64 now, unsigned int slot,
+static void tcp_account(u64 now, unsigned int slot,
 		       enum teeprobe_tcp_counter counter, const u64 *phase_ns,
 		       unsigned long phases)
 {
-	struct tp_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
-	struct tp_tcp_phases *port = NULL;
-	struct tp_tcp_cpu *st;
+	struct teeprobe_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
+	struct teeprobe_tcp_phases *port = NULL;
+	struct teeprobe_tcp_cpu *st;
 	unsigned long flags;
 	unsigned int i;
 
 	local_irq_save(flags);
-	st = hs_this_cpu(now);
+	st = tcp_this_cpu(now);
 	st->port[slot][counter]++;
 	st->win.count[counter]++;
 	if (phases) {
@@ -301,19 +301,19 @@ static void hs_account(u64 now, unsigned int slot,
 	}
 	local_irq_restore(flags);
 }
-NOKPROBE_SYMBOL(hs_account);
+NOKPROBE_SYMBOL(tcp_account);
 
-/* hs_count_at - count one @counter for port @slot at @now */
-static void hs_count_at(u64 now, unsigned int slot,
+/* tcp_count_at - count one @counter for port @slot at @now */
+static void tcp_count_at(u64 now, unsigned int slot,
 			enum teeprobe_tcp_counter counter)
 {
-	hs_account(now, slot, counter, NULL, 0);
+	tcp_account(now, slot, counter, NULL, 0);
 }
 
-/* hs_count - count one @counter for port @slot, now */
-static void hs_count(unsigned int slot, enum teeprobe_tcp_counter counter)
+/* tcp_count - count one @counter for port @slot, now */
+static void tcp_count(unsigned int slot, enum teeprobe_tcp_counter counter)
 {
-	hs_count_at(teeprobe_now_ns(), slot, counter);
+	tcp_count_at(teeprobe_now_ns(), slot, counter);
 }
 
 /* since - @to - @from, 0 when either is unknown or time ran backwards */
@@ -322,8 +322,8 @@ static u64 since(u64 from, u64 to)
 	return from ? teeprobe_ns_delta(from, to) : 0;
 }
 
-/* hs_addrs - the endpoints of @sk, stored as sock:inet_sock_set_state does */
-static void hs_addrs(const struct sock *sk, struct teeprobe_tcp_addrs *a)
+/* tcp_addrs_of - the endpoints of @sk, stored as sock:inet_sock_set_state does */
+static void tcp_addrs_of(const struct sock *sk, struct teeprobe_tcp_addrs *a)
 {
 	struct in6_addr v6;
 
@@ -365,7 +365,7 @@ static u32 wait32(u64 ns)
 }
 
 /* syn_now - this CPU's SYN being served in the current context */
-static struct tp_syn *syn_now(void)
+static struct teeprobe_tcp_syn *syn_now(void)
 {
 	return this_cpu_ptr(&tcp_syn_now[in_serving_softirq() ? 1 : 0]);
 }
@@ -376,21 +376,21 @@ static struct tp_syn *syn_now(void)
 static void conn_request_hook(struct pt_regs *regs)
 {
 	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TP_TCP_CONN_REQUEST_ARG_SK);
-	struct tp_syn *syn = syn_now();
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_CONN_REQUEST_ARG_SK);
+	struct teeprobe_tcp_syn *syn = syn_now();
 	u64 now = teeprobe_now_ns();
 
 	syn->listener = sk;
 	syn->skb = (const struct sk_buff *)
-		regs_get_kernel_argument(regs, TP_TCP_CONN_REQUEST_ARG_SKB);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_CONN_REQUEST_ARG_SKB);
 	syn->syn_ns = now;
 	syn->wait_ns = wait32(teeprobe_netrx_packet_wait_ns(now, packet_napi(syn->skb)));
 	syn->slot = port_slot(sk->sk_num);
 	syn->answered = false;
-	hs_count_at(now, syn->slot, TEEPROBE_TCP_SYNS);
+	tcp_count_at(now, syn->slot, TEEPROBE_TCP_SYNS);
 	/* tcp_conn_request drops a SYN that finds the accept queue full. */
 	if (sk_acceptq_is_full(sk))
-		hs_count_at(now, syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
+		tcp_count_at(now, syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
 }
 NOKPROBE_SYMBOL(conn_request_hook);
 
@@ -402,13 +402,13 @@ NOKPROBE_SYMBOL(conn_request_hook);
 static void send_synack_hook(struct pt_regs *regs)
 {
 	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SK);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_SEND_SYNACK_ARG_SK);
 	const struct request_sock *req = (const struct request_sock *)
-		regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_REQ);
-	int type = (int)regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_TYPE);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_SEND_SYNACK_ARG_REQ);
+	int type = (int)regs_get_kernel_argument(regs, TEEPROBE_TCP_SEND_SYNACK_ARG_TYPE);
 	const struct sk_buff *syn_skb = (const struct sk_buff *)
-		regs_get_kernel_argument(regs, TP_TCP_SEND_SYNACK_ARG_SYN_SKB);
-	struct tp_syn *syn = syn_now();
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_SEND_SYNACK_ARG_SYN_SKB);
+	struct teeprobe_tcp_syn *syn = syn_now();
 	struct teeprobe_tcp_hs hs = {};
 
 	if (!syn_skb)
@@ -416,23 +416,23 @@ static void send_synack_hook(struct pt_regs *regs)
 	if (syn->skb != syn_skb || syn->answered) {
 		/* Its SYN came before teeprobe's hook: not followed. */
 		if (type == TCP_SYNACK_NORMAL)
-			hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACKS);
+			tcp_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACKS);
 		return;
 	}
 	syn->answered = true;
 	if (type == TCP_SYNACK_COOKIE) {
-		hs_count(syn->slot, TEEPROBE_TCP_SYNCOOKIES);
+		tcp_count(syn->slot, TEEPROBE_TCP_SYNCOOKIES);
 		return;
 	}
 	hs.synack_ns = teeprobe_now_ns();
-	hs_count_at(hs.synack_ns, syn->slot, TEEPROBE_TCP_SYNACKS);
+	tcp_count_at(hs.synack_ns, syn->slot, TEEPROBE_TCP_SYNACKS);
 	if (type != TCP_SYNACK_NORMAL)
 		return;	/* Fast Open: its child exists already */
 	hs.syn_ns = syn->syn_ns;
 	hs.syn_wait_ns = syn->wait_ns;
 	hs.port = syn->listener->sk_num;
 	/* No room: the table counts it, accept() will count it untracked. */
-	teeprobe_tcp_table_insert(&tcp_table, hs_key(req, TP_TCP_KEY_REQ),
+	teeprobe_tcp_table_insert(&tcp_table, tcp_key(req, TEEPROBE_TCP_KEY_REQ),
 				  hs.synack_ns, &hs);
 }
 NOKPROBE_SYMBOL(send_synack_hook);
@@ -447,15 +447,15 @@ NOKPROBE_SYMBOL(send_synack_hook);
 static void syn_recv_sock_hook(struct pt_regs *regs)
 {
 	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SK);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_SYN_RECV_SOCK_ARG_SK);
 	const struct sk_buff *skb = (const struct sk_buff *)
-		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SKB);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_SYN_RECV_SOCK_ARG_SKB);
 
 	this_cpu_write(tcp_ack_wait_now[in_serving_softirq() ? 1 : 0],
 		       wait32(teeprobe_netrx_packet_wait_ns(teeprobe_now_ns(),
 							    packet_napi(skb))));
 	if (sk_acceptq_is_full(sk))
-		hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_LISTEN_OVERFLOWS);
+		tcp_count(port_slot(sk->sk_num), TEEPROBE_TCP_LISTEN_OVERFLOWS);
 }
 NOKPROBE_SYMBOL(syn_recv_sock_hook);
 
@@ -466,7 +466,7 @@ NOKPROBE_SYMBOL(syn_recv_sock_hook);
 static void syn_recv_sock_v6_hook(struct pt_regs *regs)
 {
 	const struct sk_buff *skb = (const struct sk_buff *)
-		regs_get_kernel_argument(regs, TP_TCP_SYN_RECV_SOCK_ARG_SKB);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_SYN_RECV_SOCK_ARG_SKB);
 
 	if (!skb || skb->protocol != htons(ETH_P_IP))
 		syn_recv_sock_hook(regs);
@@ -482,13 +482,13 @@ NOKPROBE_SYMBOL(syn_recv_sock_v6_hook);
 static void hashdance_hook(struct pt_regs *regs)
 {
 	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TP_TCP_HASHDANCE_ARG_SK);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_HASHDANCE_ARG_SK);
 	const struct sock *child = (const struct sock *)
-		regs_get_kernel_argument(regs, TP_TCP_HASHDANCE_ARG_CHILD);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_HASHDANCE_ARG_CHILD);
 	const struct request_sock *req = (const struct request_sock *)
-		regs_get_kernel_argument(regs, TP_TCP_HASHDANCE_ARG_REQ);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_HASHDANCE_ARG_REQ);
 	/* A bool argument: its register's upper bits are undefined. */
-	bool own_req = (u8)regs_get_kernel_argument(regs, TP_TCP_HASHDANCE_ARG_OWN_REQ);
+	bool own_req = (u8)regs_get_kernel_argument(regs, TEEPROBE_TCP_HASHDANCE_ARG_OWN_REQ);
 	unsigned int slot = port_slot(sk->sk_num);
 	struct teeprobe_tcp_hs hs;
 	u64 now;
@@ -496,12 +496,12 @@ static void hashdance_hook(struct pt_regs *regs)
 	if (!own_req || !child)
 		return;
 	now = teeprobe_now_ns();
-	hs_count_at(now, slot, TEEPROBE_TCP_CHILDREN);
-	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs))
+	tcp_count_at(now, slot, TEEPROBE_TCP_CHILDREN);
+	if (!teeprobe_tcp_table_take(&tcp_table, tcp_key(req, TEEPROBE_TCP_KEY_REQ), &hs))
 		return;
 	hs.ack_ns = now;
 	hs.ack_wait_ns = this_cpu_read(tcp_ack_wait_now[in_serving_softirq() ? 1 : 0]);
-	teeprobe_tcp_table_insert(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
+	teeprobe_tcp_table_insert(&tcp_table, tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
 				  now, &hs);
 }
 NOKPROBE_SYMBOL(hashdance_hook);
@@ -522,11 +522,11 @@ static void accept_done(const struct sock *child)
 	/* In accept(): this thread takes connections from the queue. */
 	if (!in_interrupt())
 		teeprobe_acceptor_mark(current);
-	if (!teeprobe_tcp_table_take(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
+	if (!teeprobe_tcp_table_take(&tcp_table, tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
 				     &hs)) {
 		slot = port_slot(child->sk_num);
-		hs_count(slot, TEEPROBE_TCP_ACCEPTED);
-		hs_count(slot, TEEPROBE_TCP_UNTRACKED);
+		tcp_count(slot, TEEPROBE_TCP_ACCEPTED);
+		tcp_count(slot, TEEPROBE_TCP_UNTRACKED);
 		return;
 	}
 	now = teeprobe_now_ns();
@@ -535,12 +535,12 @@ static void accept_done(const struct sock *child)
 	phase_ns[TEEPROBE_TCP_ACK_ACCEPT] = since(hs.ack_ns, now);
 	phase_ns[TEEPROBE_TCP_SYN_WAIT] = hs.syn_wait_ns;
 	phase_ns[TEEPROBE_TCP_ACK_WAIT] = hs.ack_wait_ns;
-	hs_account(now, port_slot(hs.port), TEEPROBE_TCP_ACCEPTED, phase_ns,
+	tcp_account(now, port_slot(hs.port), TEEPROBE_TCP_ACCEPTED, phase_ns,
 		   BIT(TEEPROBE_TCP_SYN_SYNACK) | BIT(TEEPROBE_TCP_SYNACK_ACK) |
 		   BIT(TEEPROBE_TCP_ACK_ACCEPT) | BIT(TEEPROBE_TCP_SYN_WAIT) |
 		   BIT(TEEPROBE_TCP_ACK_WAIT));
 	if (trace_teeprobe_tcp_handshake_enabled()) {
-		hs_addrs(child, &addrs);
+		tcp_addrs_of(child, &addrs);
 		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_SERVER, &addrs,
 					     phase_ns[TEEPROBE_TCP_SYN_SYNACK],
 					     phase_ns[TEEPROBE_TCP_SYNACK_ACK],
@@ -568,11 +568,11 @@ static void reqsk_freed(const struct request_sock *req)
 	struct teeprobe_tcp_hs hs;
 
 	/* Still there with a child: syn_recv_sock's probe missed it. */
-	if (teeprobe_tcp_table_take(&tcp_table, hs_key(req, TP_TCP_KEY_REQ), &hs) &&
+	if (teeprobe_tcp_table_take(&tcp_table, tcp_key(req, TEEPROBE_TCP_KEY_REQ), &hs) &&
 	    !child)
-		hs_count(port_slot(hs.port), TEEPROBE_TCP_REQ_DROPS);
+		tcp_count(port_slot(hs.port), TEEPROBE_TCP_REQ_DROPS);
 	if (child && sock_flag(child, SOCK_DEAD))
-		teeprobe_tcp_table_take(&tcp_table, hs_key(child, TP_TCP_KEY_CHILD),
+		teeprobe_tcp_table_take(&tcp_table, tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
 					&hs);
 }
 
@@ -585,11 +585,11 @@ NOKPROBE_SYMBOL(reqsk_destructor_hook);
 
 /* ---- tracepoints ---------------------------------------------------------- */
 
-/* tp_retransmit_synack - a SYN/ACK is sent again */
-static void tp_retransmit_synack(TP_TCP_RETRANSMIT_SYNACK_PROTO)
+/* teeprobe_retransmit_synack - a SYN/ACK is sent again */
+static void teeprobe_retransmit_synack(TEEPROBE_TCP_RETRANSMIT_SYNACK_PROTO)
 {
-	hs_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACK_RETRANS);
-	teeprobe_tcp_table_count_retrans(&tcp_table, hs_key(req, TP_TCP_KEY_REQ));
+	tcp_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACK_RETRANS);
+	teeprobe_tcp_table_count_retrans(&tcp_table, tcp_key(req, TEEPROBE_TCP_KEY_REQ));
 }
 
 /*
@@ -604,11 +604,11 @@ static void client_emit(u64 now, const struct sock *sk,
 
 	if (call_ns) {
 		phase_ns[TEEPROBE_TCP_CONNECT_CALL] = call_ns;
-		hs_account(now, port_slot(hs->port), TEEPROBE_TCP_CONNECT_CALLS,
+		tcp_account(now, port_slot(hs->port), TEEPROBE_TCP_CONNECT_CALLS,
 			   phase_ns, BIT(TEEPROBE_TCP_CONNECT_CALL));
 	}
 	if (trace_teeprobe_tcp_handshake_enabled()) {
-		hs_addrs(sk, &addrs);
+		tcp_addrs_of(sk, &addrs);
 		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_CLIENT, &addrs, 0, 0, 0,
 					     since(hs->syn_ns, hs->ack_ns),
 					     call_ns, 0, 0, 0);
@@ -622,7 +622,7 @@ static void client_emit(u64 now, const struct sock *sk,
  */
 static void client_syn_sent(const struct sock *sk)
 {
-	unsigned long key = hs_key(sk, TP_TCP_KEY_CLIENT);
+	unsigned long key = tcp_key(sk, TEEPROBE_TCP_KEY_CLIENT);
 	struct teeprobe_tcp_hs hs = {};
 	unsigned int slot;
 	u64 now = teeprobe_now_ns();
@@ -633,10 +633,10 @@ static void client_syn_sent(const struct sock *sk)
 		.syn_ns = now,
 		.port = ntohs(sk->sk_dport),
 		.in_call = teeprobe_tcp_table_contains(&tcp_table,
-						       hs_key(sk, TP_TCP_KEY_CALL)),
+						       tcp_key(sk, TEEPROBE_TCP_KEY_CALL)),
 	};
 	slot = port_slot(hs.port);
-	hs_count_at(now, slot, TEEPROBE_TCP_CONNECTS);
+	tcp_count_at(now, slot, TEEPROBE_TCP_CONNECTS);
 	/* No room: the table counts it, ESTABLISHED counts it untracked. */
 	teeprobe_tcp_table_insert(&tcp_table, key, now, &hs);
 }
@@ -644,7 +644,7 @@ static void client_syn_sent(const struct sock *sk)
 /* client_syn_sent_left - @sk left SYN_SENT for @newstate */
 static void client_syn_sent_left(const struct sock *sk, int newstate)
 {
-	unsigned long key = hs_key(sk, TP_TCP_KEY_CLIENT);
+	unsigned long key = tcp_key(sk, TEEPROBE_TCP_KEY_CLIENT);
 	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
 	struct teeprobe_tcp_slot *s;
 	struct teeprobe_tcp_hs hs;
@@ -657,11 +657,11 @@ static void client_syn_sent_left(const struct sock *sk, int newstate)
 		/* Counted all the same, not timed: see accept_done. */
 		hs = (struct teeprobe_tcp_hs){ .port = ntohs(sk->sk_dport) };
 		if (newstate != TCP_ESTABLISHED) {
-			hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
+			tcp_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
 			return;
 		}
-		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECTED);
-		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_UNTRACKED);
+		tcp_count(port_slot(hs.port), TEEPROBE_TCP_CONNECTED);
+		tcp_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_UNTRACKED);
 		return;
 	}
 	now = teeprobe_now_ns();
@@ -676,18 +676,18 @@ static void client_syn_sent_left(const struct sock *sk, int newstate)
 	teeprobe_tcp_table_unlock(&tcp_table, key, flags);
 
 	if (newstate != TCP_ESTABLISHED) {
-		hs_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
+		tcp_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
 		return;
 	}
 	phase_ns[TEEPROBE_TCP_CONNECT] = since(hs.syn_ns, now);
-	hs_account(now, port_slot(hs.port), TEEPROBE_TCP_CONNECTED, phase_ns,
+	tcp_account(now, port_slot(hs.port), TEEPROBE_TCP_CONNECTED, phase_ns,
 		   BIT(TEEPROBE_TCP_CONNECT));
 	if (!wait)
 		client_emit(now, sk, &hs, 0);
 }
 
-/* tp_inet_sock_set_state - the client side: SYN_SENT -> ESTABLISHED */
-static void tp_inet_sock_set_state(TP_INET_SOCK_SET_STATE_PROTO)
+/* teeprobe_inet_sock_set_state - the client side: SYN_SENT -> ESTABLISHED */
+static void teeprobe_inet_sock_set_state(TEEPROBE_INET_SOCK_SET_STATE_PROTO)
 {
 	if (sk->sk_protocol != IPPROTO_TCP)
 		return;
@@ -698,7 +698,7 @@ static void tp_inet_sock_set_state(TP_INET_SOCK_SET_STATE_PROTO)
 }
 
 /* What the inet_stream_connect kretprobe keeps between entry and return */
-struct tp_connect {
+struct teeprobe_tcp_connect {
 	const struct sock *sk;
 	u64 start_ns;
 };
@@ -706,9 +706,9 @@ struct tp_connect {
 /* connect_entry - a connect() call starts: mark its socket in the table */
 static int connect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct tp_connect *c = (struct tp_connect *)ri->data;
+	struct teeprobe_tcp_connect *c = (struct teeprobe_tcp_connect *)ri->data;
 	const struct socket *sock = (const struct socket *)
-		regs_get_kernel_argument(regs, TP_TCP_STREAM_CONNECT_ARG_SOCK);
+		regs_get_kernel_argument(regs, TEEPROBE_TCP_STREAM_CONNECT_ARG_SOCK);
 	struct teeprobe_tcp_hs hs = {};
 	unsigned long flags;
 
@@ -718,7 +718,7 @@ static int connect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* Process context: keep softirqs, and their kprobe hits, out. */
 	local_irq_save(flags);
 	c->start_ns = teeprobe_now_ns();
-	if (teeprobe_tcp_table_insert(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL),
+	if (teeprobe_tcp_table_insert(&tcp_table, tcp_key(c->sk, TEEPROBE_TCP_KEY_CALL),
 				      c->start_ns, &hs) != TEEPROBE_TCP_INSERTED)
 		c->sk = NULL;	/* no room, or another thread's call */
 	local_irq_restore(flags);
@@ -733,7 +733,7 @@ NOKPROBE_SYMBOL(connect_entry);
  */
 static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct tp_connect *c = (struct tp_connect *)ri->data;
+	struct teeprobe_tcp_connect *c = (struct teeprobe_tcp_connect *)ri->data;
 	long ret = (long)regs_return_value(regs);
 	struct teeprobe_tcp_slot *s;
 	struct teeprobe_tcp_hs hs;
@@ -745,8 +745,8 @@ static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 0;
 	local_irq_save(irqs);
 	now = teeprobe_now_ns();
-	teeprobe_tcp_table_take(&tcp_table, hs_key(c->sk, TP_TCP_KEY_CALL), &hs);
-	key = hs_key(c->sk, TP_TCP_KEY_CLIENT);
+	teeprobe_tcp_table_take(&tcp_table, tcp_key(c->sk, TEEPROBE_TCP_KEY_CALL), &hs);
+	key = tcp_key(c->sk, TEEPROBE_TCP_KEY_CLIENT);
 	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
 	if (s) {
 		hs = s->hs;
@@ -779,25 +779,25 @@ static int accept_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 NOKPROBE_SYMBOL(accept_return);
 
 static struct teeprobe_hook tcp_hooks[] = {
-	{ .name = "tcp_retransmit_synack", .probe = tp_retransmit_synack },
-	{ .name = "inet_sock_set_state", .probe = tp_inet_sock_set_state },
+	{ .name = "tcp_retransmit_synack", .probe = teeprobe_retransmit_synack },
+	{ .name = "inet_sock_set_state", .probe = teeprobe_inet_sock_set_state },
 };
 
 /* ---- the hooks and the kretprobes ------------------------------------------ */
 
 /* The server side, in the order a handshake meets them */
 static struct teeprobe_fhook tcp_fhooks[] = {
-	{ .symbol = TP_TCP_CONN_REQUEST, .func = conn_request_hook },
-	{ .symbol = TP_TCP_V4_SEND_SYNACK, .func = send_synack_hook },
-	{ .symbol = TP_TCP_V6_SEND_SYNACK, .func = send_synack_hook,
-	  .optional = TP_TCP_V6_OPTIONAL },
-	{ .symbol = TP_TCP_V4_SYN_RECV_SOCK, .func = syn_recv_sock_hook },
-	{ .symbol = TP_TCP_V6_SYN_RECV_SOCK, .func = syn_recv_sock_v6_hook,
-	  .optional = TP_TCP_V6_OPTIONAL },
-	{ .symbol = TP_TCP_HASHDANCE, .func = hashdance_hook },
-	{ .symbol = TP_TCP_V4_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook },
-	{ .symbol = TP_TCP_V6_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook,
-	  .optional = TP_TCP_V6_OPTIONAL },
+	{ .symbol = TEEPROBE_TCP_CONN_REQUEST, .func = conn_request_hook },
+	{ .symbol = TEEPROBE_TCP_V4_SEND_SYNACK, .func = send_synack_hook },
+	{ .symbol = TEEPROBE_TCP_V6_SEND_SYNACK, .func = send_synack_hook,
+	  .optional = TEEPROBE_TCP_V6_OPTIONAL },
+	{ .symbol = TEEPROBE_TCP_V4_SYN_RECV_SOCK, .func = syn_recv_sock_hook },
+	{ .symbol = TEEPROBE_TCP_V6_SYN_RECV_SOCK, .func = syn_recv_sock_v6_hook,
+	  .optional = TEEPROBE_TCP_V6_OPTIONAL },
+	{ .symbol = TEEPROBE_TCP_HASHDANCE, .func = hashdance_hook },
+	{ .symbol = TEEPROBE_TCP_V4_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook },
+	{ .symbol = TEEPROBE_TCP_V6_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook,
+	  .optional = TEEPROBE_TCP_V6_OPTIONAL },
 };
 
 /*
@@ -805,7 +805,7 @@ static struct teeprobe_fhook tcp_fhooks[] = {
  * (their returns matter, and they sleep). They run in process context,
  * which no server hook minds.
  */
-struct tp_tcp_probe {
+struct teeprobe_tcp_probe {
 	const char *symbol;
 	kretprobe_handler_t entry;
 	kretprobe_handler_t ret;
@@ -815,14 +815,14 @@ struct tp_tcp_probe {
 	struct kretprobe rp;
 };
 
-static struct tp_tcp_probe tcp_probes[] = {
-	{ .symbol = TP_TCP_INET_CSK_ACCEPT, .ret = accept_return },
-	{ .symbol = TP_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
-	  .ret = connect_return, .data_size = sizeof(struct tp_connect) },
+static struct teeprobe_tcp_probe tcp_probes[] = {
+	{ .symbol = TEEPROBE_TCP_INET_CSK_ACCEPT, .ret = accept_return },
+	{ .symbol = TEEPROBE_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
+	  .ret = connect_return, .data_size = sizeof(struct teeprobe_tcp_connect) },
 };
 
-/* hs_probe_attach - register @p; a missing symbol is reported, not fatal */
-static void hs_probe_attach(struct tp_tcp_probe *p)
+/* tcp_probe_attach - register @p; a missing symbol is reported, not fatal */
+static void tcp_probe_attach(struct teeprobe_tcp_probe *p)
 {
 	unsigned int cpus = num_possible_cpus();
 	int ret;
@@ -841,8 +841,8 @@ static void hs_probe_attach(struct tp_tcp_probe *p)
 		pr_warn("tcp: cannot probe %s: error %d\n", p->symbol, ret);
 }
 
-/* hs_probe_detach - unregister @p if it is attached */
-static void hs_probe_detach(struct tp_tcp_probe *p)
+/* tcp_probe_detach - unregister @p if it is attached */
+static void tcp_probe_detach(struct teeprobe_tcp_probe *p)
 {
 	if (!p->attached)
 		return;
@@ -859,7 +859,7 @@ static void tcp_show_probes(struct seq_file *m)
 	for (i = 0; i < ARRAY_SIZE(tcp_fhooks); i++)
 		teeprobe_fhook_show(m, &tcp_fhooks[i]);
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++) {
-		const struct tp_tcp_probe *p = &tcp_probes[i];
+		const struct teeprobe_tcp_probe *p = &tcp_probes[i];
 
 		seq_printf(m, "%s kretprobe %s %d %lu\n", p->symbol,
 			   p->attached ? "attached" :
@@ -872,31 +872,31 @@ static void tcp_show_probes(struct seq_file *m)
 /* ---- window flush and table expiry ------------------------------------- */
 
 /*
- * hs_flush - close this CPU's window if it ended with windows of @len
+ * tcp_flush - close this CPU's window if it ended with windows of @len
  * (window.c's work, by IPI; at unload @len is 0)
  */
-static void hs_flush(u64 len)
+static void tcp_flush(u64 len)
 {
-	struct tp_tcp_cpu *st = this_cpu_ptr(tcp_cpu);
+	struct teeprobe_tcp_cpu *st = this_cpu_ptr(tcp_cpu);
 	struct teeprobe_window closed;
 
 	if (teeprobe_window_flush(&st->window, teeprobe_now_ns(), len, &closed))
-		hs_window_close(st, &closed);
+		tcp_window_close(st, &closed);
 }
 
-/* hs_window_of - @cpu's window, for the flush */
-static struct teeprobe_window *hs_window_of(int cpu)
+/* tcp_window_of - @cpu's window, for the flush */
+static struct teeprobe_window *tcp_window_of(int cpu)
 {
 	return &per_cpu_ptr(tcp_cpu, cpu)->window;
 }
 
 /*
- * hs_tick - window.c's work, every window: forget stale handshakes, at
+ * tcp_tick - window.c's work, every window: forget stale handshakes, at
  * most once a second
  */
-static void hs_tick(u64 now)
+static void tcp_tick(u64 now)
 {
-	if (teeprobe_ns_delta(tcp_last_expire_ns, now) >= TP_TCP_EXPIRE_NS) {
+	if (teeprobe_ns_delta(tcp_last_expire_ns, now) >= TEEPROBE_TCP_EXPIRE_NS) {
 		teeprobe_tcp_table_expire(&tcp_table, now);
 		tcp_last_expire_ns = now;
 	}
@@ -904,16 +904,16 @@ static void hs_tick(u64 now)
 
 /* ---- reset and debugfs ---------------------------------------------------- */
 
-/* hs_reset_cpu - zero a CPU's totals (on it by IPI, or offline) */
-static void hs_reset_cpu(int cpu)
+/* tcp_reset_cpu - zero a CPU's totals (on it by IPI, or offline) */
+static void tcp_reset_cpu(int cpu)
 {
-	struct tp_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
+	struct teeprobe_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
 	unsigned int slot;
 
 	memset(st->port, 0, sizeof(st->port));
 	st->phases_lost = 0;
-	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
-		struct tp_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
+	for (slot = 0; slot < TEEPROBE_TCP_PORTS; slot++) {
+		struct teeprobe_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
 
 		if (blk)
 			memset(per_cpu_ptr(blk, cpu), 0, sizeof(*blk));
@@ -921,10 +921,10 @@ static void hs_reset_cpu(int cpu)
 }
 
 /*
- * hs_reset - after each CPU's hs_reset_cpu: zero the table's counters.
+ * tcp_reset_counts - after each CPU's tcp_reset_cpu: zero the table's counters.
  * Handshakes in flight stay followed, ports keep their slots, windows go on.
  */
-static void hs_reset(void)
+static void tcp_reset_counts(void)
 {
 	teeprobe_tcp_table_reset_counts(&tcp_table);
 }
@@ -983,17 +983,17 @@ static struct teeprobe_tcp_counts *tcp_sums(struct seq_file *m, bool per_cpu)
 	unsigned int slot, i;
 	int cpu;
 
-	sum = kvcalloc(TP_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
+	sum = kvcalloc(TEEPROBE_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
 	if (!sum) {
 		seq_puts(m, "# error ENOMEM\n");
 		return NULL;
 	}
 	for_each_possible_cpu(cpu) {
-		const struct tp_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
+		const struct teeprobe_tcp_cpu *st = per_cpu_ptr(tcp_cpu, cpu);
 
 		snprintf(cpu_name, sizeof(cpu_name), "%d", cpu);
-		for (slot = 0; slot < TP_TCP_PORTS; slot++) {
-			struct tp_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
+		for (slot = 0; slot < TEEPROBE_TCP_PORTS; slot++) {
+			struct teeprobe_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
 
 			if (!show_port(slot, port, sizeof(port)) ||
 			    counts_empty(st->port[slot]))
@@ -1029,7 +1029,7 @@ static void tcp_show_stats(struct seq_file *m)
 	sum = tcp_sums(m, true);
 	if (!sum)
 		return;
-	for (slot = 0; slot < TP_TCP_PORTS; slot++)
+	for (slot = 0; slot < TEEPROBE_TCP_PORTS; slot++)
 		if (show_port(slot, port, sizeof(port)) &&
 		    !counts_empty(sum[slot].count))
 			show_counts_line(m, "all", port, sum[slot].count);
@@ -1061,7 +1061,7 @@ static void tcp_show_phases(struct seq_file *m)
 	sum = tcp_sums(m, false);
 	if (!sum)
 		return;
-	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
+	for (slot = 0; slot < TEEPROBE_TCP_PORTS; slot++) {
 		if (!show_port(slot, port, sizeof(port)))
 			continue;
 		for (i = 0; i < TEEPROBE_TCP_PHASES; i++) {
@@ -1088,8 +1088,8 @@ static void tcp_show_hist(struct seq_file *m)
 	char label[48], port[16];
 
 	teeprobe_seq_hist_header(m, "port phase");
-	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
-		struct tp_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
+	for (slot = 0; slot < TEEPROBE_TCP_PORTS; slot++) {
+		struct teeprobe_tcp_phases __percpu *blk = READ_ONCE(tcp_phases[slot]);
 
 		if (!blk || !show_port(slot, port, sizeof(port)))
 			continue;
@@ -1097,7 +1097,7 @@ static void tcp_show_hist(struct seq_file *m)
 			snprintf(label, sizeof(label), "%s %s", port,
 				 tcp_phase_names[phase]);
 			teeprobe_seq_hist_rows(m, label, blk,
-					       offsetof(struct tp_tcp_phases, phase) +
+					       offsetof(struct teeprobe_tcp_phases, phase) +
 					       phase * sizeof(struct teeprobe_hist));
 		}
 	}
@@ -1115,23 +1115,23 @@ static struct teeprobe_file tcp_files[] = {
 
 static struct teeprobe_part tcp_part = {
 	.name = "tcp",
-	.window_of = hs_window_of,
-	.flush = hs_flush,
-	.tick = hs_tick,
-	.reset_cpu = hs_reset_cpu,
-	.reset = hs_reset,
+	.window_of = tcp_window_of,
+	.flush = tcp_flush,
+	.tick = tcp_tick,
+	.reset_cpu = tcp_reset_cpu,
+	.reset = tcp_reset_counts,
 	.files = tcp_files,
 	.nr_files = ARRAY_SIZE(tcp_files),
 };
 
-/* hs_detach_all - unregister every hook and probe, then forget the SYNs */
-static void hs_detach_all(void)
+/* tcp_detach_all - unregister every hook and probe, then forget the SYNs */
+static void tcp_detach_all(void)
 {
 	unsigned int i;
 	int cpu;
 
 	for (i = ARRAY_SIZE(tcp_probes); i--; )
-		hs_probe_detach(&tcp_probes[i]);
+		tcp_probe_detach(&tcp_probes[i]);
 	/*
 	 * In reverse: send_synack's hook reads the SYN that tcp_conn_request's
 	 * publishes; it goes first.
@@ -1164,7 +1164,7 @@ static int tcp_hooks_required(void)
 		return h->error ?: -ENOENT;
 	}
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++) {
-		struct tp_tcp_probe *p = &tcp_probes[i];
+		struct teeprobe_tcp_probe *p = &tcp_probes[i];
 
 		if (p->attached)
 			continue;
@@ -1177,27 +1177,27 @@ static int tcp_hooks_required(void)
 
 /*
  * tcp_slot_wanted - whether @slot needs its phase block now: it is taken,
- * or one of the TP_TCP_SPARE slots taken next (slots are taken in order,
- * 1 to TP_TCP_PORTS - 1, then "other", slot 0)
+ * or one of the TEEPROBE_TCP_SPARE slots taken next (slots are taken in order,
+ * 1 to TEEPROBE_TCP_PORTS - 1, then "other", slot 0)
  */
 static bool tcp_slot_wanted(unsigned int slot)
 {
-	unsigned int order = slot ? slot - 1 : TP_TCP_PORTS - 1, taken = 0;
+	unsigned int order = slot ? slot - 1 : TEEPROBE_TCP_PORTS - 1, taken = 0;
 
-	while (taken < TP_TCP_PORTS - 1 && READ_ONCE(tcp_ports[taken + 1]))
+	while (taken < TEEPROBE_TCP_PORTS - 1 && READ_ONCE(tcp_ports[taken + 1]))
 		taken++;
 	/* "other" counts from the first SYN beyond the last slot */
-	return order < taken + TP_TCP_SPARE;
+	return order < taken + TEEPROBE_TCP_SPARE;
 }
 
 /* tcp_grow_fn - allocate the phase blocks the slots taken so far want */
 static void tcp_grow_fn(struct work_struct *work)
 {
-	struct tp_tcp_phases __percpu *blk;
+	struct teeprobe_tcp_phases __percpu *blk;
 	unsigned int slot;
 
 	mutex_lock(&tcp_grow_lock);
-	for (slot = 0; slot < TP_TCP_PORTS; slot++) {
+	for (slot = 0; slot < TEEPROBE_TCP_PORTS; slot++) {
 		if (tcp_phases[slot] || !tcp_slot_wanted(slot))
 			continue;
 		blk = teeprobe_alloc_percpu(sizeof(*blk), __alignof__(*blk));
@@ -1218,9 +1218,9 @@ static void tcp_grow_kick(struct irq_work *work)
 /* tcp_free_percpu - free what teeprobe_tcp_init and the growth allocated */
 static void tcp_free_percpu(void)
 {
-	teeprobe_free_percpu_n((void __percpu **)tcp_phases, TP_TCP_PORTS,
-			       sizeof(struct tp_tcp_phases));
-	teeprobe_free_percpu(tcp_cpu, sizeof(struct tp_tcp_cpu));
+	teeprobe_free_percpu_n((void __percpu **)tcp_phases, TEEPROBE_TCP_PORTS,
+			       sizeof(struct teeprobe_tcp_phases));
+	teeprobe_free_percpu(tcp_cpu, sizeof(struct teeprobe_tcp_cpu));
 	tcp_cpu = NULL;
 }
 
@@ -1231,8 +1231,8 @@ int teeprobe_tcp_init(void)
 	int ret;
 
 	/* alloc_percpu's limit */
-	BUILD_BUG_ON(sizeof(struct tp_tcp_cpu) > PCPU_MIN_UNIT_SIZE);
-	BUILD_BUG_ON(sizeof(struct tp_tcp_phases) > PCPU_MIN_UNIT_SIZE);
+	BUILD_BUG_ON(sizeof(struct teeprobe_tcp_cpu) > PCPU_MIN_UNIT_SIZE);
+	BUILD_BUG_ON(sizeof(struct teeprobe_tcp_phases) > PCPU_MIN_UNIT_SIZE);
 	nr_buckets = teeprobe_tcp_table_buckets(tcp_table_size);
 	/*
 	 * vmalloc: whole pages (102 KiB by default: 256 buckets of 408
@@ -1245,8 +1245,8 @@ int teeprobe_tcp_init(void)
 				(u64)tcp_timeout_s * NSEC_PER_SEC);
 	INIT_WORK(&tcp_grow_work, tcp_grow_fn);
 	init_irq_work(&tcp_grow_irq, tcp_grow_kick);
-	tcp_cpu = teeprobe_alloc_percpu(sizeof(struct tp_tcp_cpu),
-					__alignof__(struct tp_tcp_cpu));
+	tcp_cpu = teeprobe_alloc_percpu(sizeof(struct teeprobe_tcp_cpu),
+					__alignof__(struct teeprobe_tcp_cpu));
 	if (!tcp_cpu) {
 		ret = -ENOMEM;
 		goto out_free_percpu;
@@ -1262,7 +1262,7 @@ int teeprobe_tcp_init(void)
 	for (i = 0; i < ARRAY_SIZE(tcp_fhooks); i++)
 		teeprobe_fhook_attach(&tcp_fhooks[i]);
 	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
-		hs_probe_attach(&tcp_probes[i]);
+		tcp_probe_attach(&tcp_probes[i]);
 	ret = tcp_hooks_required();
 	if (ret)
 		goto out_detach;
@@ -1271,7 +1271,7 @@ int teeprobe_tcp_init(void)
 	return 0;
 
 out_detach:
-	hs_detach_all();
+	tcp_detach_all();
 	teeprobe_hooks_detach(tcp_hooks, ARRAY_SIZE(tcp_hooks));
 	tracepoint_synchronize_unregister();
 out_free_percpu:
@@ -1285,7 +1285,7 @@ out_free_percpu:
 /* teeprobe_tcp_exit - detach everything, emit the open windows, free */
 void teeprobe_tcp_exit(void)
 {
-	hs_detach_all();
+	tcp_detach_all();
 	teeprobe_hooks_detach(tcp_hooks, ARRAY_SIZE(tcp_hooks));
 	tracepoint_synchronize_unregister();
 	/* Nothing updates the windows any more: it closes them. */

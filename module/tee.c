@@ -44,11 +44,11 @@
 /* ---- parameters ------------------------------------------------------ */
 
 /* the tee preset's eight probes and up to ten of wait_symbols */
-#define TP_MAX_PROBES		18
-#define TP_MAX_WAIT_SYMBOLS	10
-#define TP_MAX_MAXACTIVE	4096
-#define TP_THREADS		256
-#define TP_CALL_BUCKETS		256
+#define TEEPROBE_MAX_PROBES		18
+#define TEEPROBE_MAX_WAIT_SYMBOLS	10
+#define TEEPROBE_MAX_MAXACTIVE	4096
+#define TEEPROBE_THREADS		256
+#define TEEPROBE_CALL_BUCKETS		256
 
 static char preset[16] = "tee";
 static char wait_symbols[256];
@@ -61,8 +61,8 @@ static unsigned int maxactive;
 static bool symbol_list_valid(const char *s, unsigned int max_items)
 {
 	unsigned int items = 0, len = 0, i;
-	const char *start[TP_MAX_PROBES + 1], *p = s;
-	size_t size[TP_MAX_PROBES + 1];
+	const char *start[TEEPROBE_MAX_PROBES + 1], *p = s;
+	size_t size[TEEPROBE_MAX_PROBES + 1];
 
 	for (; *p && *p != '\n'; p++) {
 		if (*p == ',') {
@@ -74,7 +74,7 @@ static bool symbol_list_valid(const char *s, unsigned int max_items)
 		if (!isalnum(*p) && *p != '_' && *p != '.')
 			return false;
 		if (!len++) {
-			if (items == max_items || items > TP_MAX_PROBES)
+			if (items == max_items || items > TEEPROBE_MAX_PROBES)
 				return false;
 			start[items++] = p;
 		}
@@ -108,7 +108,7 @@ static int param_set_preset(const char *val, const struct kernel_param *kp)
 static char ioctl_symbol[KSYM_NAME_LEN];
 static int param_set_symbols(const char *val, const struct kernel_param *kp)
 {
-	unsigned int max = kp->str->string == ioctl_symbol ? 1 : TP_MAX_WAIT_SYMBOLS;
+	unsigned int max = kp->str->string == ioctl_symbol ? 1 : TEEPROBE_MAX_WAIT_SYMBOLS;
 
 	if (!symbol_list_valid(val, max)) {
 		if (max == 1)
@@ -121,14 +121,14 @@ static int param_set_symbols(const char *val, const struct kernel_param *kp)
 	return param_set_copystring(val, kp);
 }
 
-/* param_set_maxactive - 0 (automatic) or 1..TP_MAX_MAXACTIVE */
+/* param_set_maxactive - 0 (automatic) or 1..TEEPROBE_MAX_MAXACTIVE */
 static int param_set_maxactive(const char *val, const struct kernel_param *kp)
 {
 	unsigned int v;
 
-	if (kstrtouint(val, 10, &v) || v > TP_MAX_MAXACTIVE) {
+	if (kstrtouint(val, 10, &v) || v > TEEPROBE_MAX_MAXACTIVE) {
 		pr_err("maxactive=%s: must be a number from 0 to %d\n", val,
-		       TP_MAX_MAXACTIVE);
+		       TEEPROBE_MAX_MAXACTIVE);
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = v;
@@ -179,34 +179,36 @@ MODULE_PARM_DESC(pid, "follow only the TEE calls of these processes, up to 8 com
 
 /* ---- probes -------------------------------------------------------- */
 
-enum tp_role {
-	TP_ROLE_IOCTL,	/* the ioctl entry: one call per hit */
-	TP_ROLE_WAIT,	/* waiting for the TEE: charged to the current call */
-	TP_ROLE_STEP,	/* a timed step (shared memory set-up or release) */
-	TP_ROLE_SECURE,	/* one entry into the secure world (an SMC): timed,
-			 * and charged to the current call as secure time
-			 */
+enum teeprobe_role {
+	TEEPROBE_ROLE_IOCTL,	/* the ioctl entry: one call per hit */
+	TEEPROBE_ROLE_WAIT,	/* waiting for the TEE: charged to the current call */
+	TEEPROBE_ROLE_STEP,	/* a timed step (shared memory set-up or release) */
+	/*
+	 * one entry into the secure world (an SMC): timed, and charged to the
+	 * current call as secure time
+	 */
+	TEEPROBE_ROLE_SECURE,
 };
 
-enum tp_state {
-	TP_WAITING,	/* symbol not found yet: tried again on module load */
-	TP_ATTACHED,
-	TP_FAILED,	/* found but cannot be probed */
+enum teeprobe_state {
+	TEEPROBE_WAITING,	/* symbol not found yet: tried again on module load */
+	TEEPROBE_ATTACHED,
+	TEEPROBE_FAILED,	/* found but cannot be probed */
 };
 
-struct tp_step_stats {
+struct teeprobe_step_stats {
 	u64 calls;
 	u64 total_ns;
 	u64 max_ns;
 };
 
-struct tp_probe {
+struct teeprobe_probe {
 	char symbol[KSYM_NAME_LEN];
-	enum tp_role role;
-	enum tp_state state;
+	enum teeprobe_role role;
+	enum teeprobe_state state;
 	int error;
 	struct kretprobe rp;
-	struct tp_step_stats __percpu *stats;
+	struct teeprobe_step_stats __percpu *stats;
 };
 
 /*
@@ -214,24 +216,24 @@ struct tp_probe {
  * the kernel's 48-byte instance header each of the maxactive instances of
  * every probe fits a 64-byte slab object (a pointer here made it 96).
  */
-struct tp_instance {
+struct teeprobe_instance {
 	u64 start_ns;
 	u32 raw_cmd;
 	u32 call;	/* 1 + the call's slot in call_pool; 0: not tracked */
 };
 
-static struct tp_probe probes[TP_MAX_PROBES];
+static struct teeprobe_probe probes[TEEPROBE_MAX_PROBES];
 static unsigned int nr_probes;
 static DEFINE_MUTEX(probes_lock);	/* attach/detach, module notifier */
 
 /* ---- calls in flight -------------------------------------------------- */
 
-struct tp_call {
+struct teeprobe_call {
 	struct hlist_node node;
 	struct task_struct *task;
 	u64 start_ns;
 	u64 queue_wait_ns;
-	u64 secure_ns;		/* in the secure world (TP_ROLE_SECURE) */
+	u64 secure_ns;		/* in the secure world (TEEPROBE_ROLE_SECURE) */
 	u64 secure_entries;
 	struct teeprobe_offcpu off;
 };
@@ -239,16 +241,16 @@ struct tp_call {
 static struct {
 	raw_spinlock_t lock;
 	struct hlist_head head;
-} call_hash[TP_CALL_BUCKETS];
+} call_hash[TEEPROBE_CALL_BUCKETS];
 
-static struct tp_call *call_pool;
+static struct teeprobe_call *call_pool;
 static unsigned long *call_used;
 static unsigned int call_pool_size;
 static atomic_t calls_in_flight = ATOMIC_INIT(0);
 
 /* ---- statistics --------------------------------------------------------- */
 
-struct tp_cmd_stats {
+struct teeprobe_cmd_stats {
 	u64 calls;
 	u64 errors;
 	u64 total_ns;
@@ -268,10 +270,10 @@ struct tp_cmd_stats {
  * kept for the preset's driver's commands and OTHER (cmd_kept()): a
  * command of the other driver counts as OTHER.
  */
-static struct tp_cmd_stats __percpu *cmd_stats[TP_TEE_CMDS];
+static struct teeprobe_cmd_stats __percpu *cmd_stats[TEEPROBE_TEE_CMDS];
 static u64 __percpu *tee_untracked;	/* calls timed without an off-CPU split */
 
-struct tp_thread {
+struct teeprobe_thread {
 	pid_t tid;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
@@ -280,7 +282,7 @@ struct tp_thread {
 	u64 offcpu_ns;
 	u64 queue_wait_ns;
 };
-static struct tp_thread threads[TP_THREADS];
+static struct teeprobe_thread threads[TEEPROBE_THREADS];
 static u64 threads_overflow;
 static DEFINE_RAW_SPINLOCK(threads_lock);
 
@@ -342,14 +344,14 @@ void teeprobe_tee_show_pids(struct seq_file *m)
 /* call_bucket - the hash bucket of @task */
 static unsigned int call_bucket(struct task_struct *task)
 {
-	return hash_ptr(task, ilog2(TP_CALL_BUCKETS));
+	return hash_ptr(task, ilog2(TEEPROBE_CALL_BUCKETS));
 }
 
 /* call_start - take a free call slot for current, or NULL if all are used */
-static struct tp_call *call_start(u64 now)
+static struct teeprobe_call *call_start(u64 now)
 {
 	unsigned int i, b;
-	struct tp_call *call;
+	struct teeprobe_call *call;
 	unsigned long flags;
 
 	do {
@@ -382,13 +384,13 @@ static struct tp_call *call_start(u64 now)
 }
 
 /* inst_call - the call @inst follows, or NULL */
-static struct tp_call *inst_call(const struct tp_instance *inst)
+static struct teeprobe_call *inst_call(const struct teeprobe_instance *inst)
 {
 	return inst->call ? &call_pool[inst->call - 1] : NULL;
 }
 
 /* call_end - take @call out of the table and free its slot */
-static void call_end(struct tp_call *call)
+static void call_end(struct teeprobe_call *call)
 {
 	unsigned int b = call_bucket(call->task);
 	unsigned long flags;
@@ -404,9 +406,9 @@ static void call_end(struct tp_call *call)
  * call_find_locked - the call @task is in; caller holds its bucket lock.
  * A thread is in at most one TEE ioctl at a time.
  */
-static struct tp_call *call_find_locked(unsigned int b, struct task_struct *task)
+static struct teeprobe_call *call_find_locked(unsigned int b, struct task_struct *task)
 {
-	struct tp_call *call;
+	struct teeprobe_call *call;
 
 	hlist_for_each_entry(call, &call_hash[b].head, node)
 		if (call->task == task)
@@ -421,17 +423,17 @@ static struct tp_call *call_find_locked(unsigned int b, struct task_struct *task
  * NET_RX probes read the clock at the raise and at the run, and charge the
  * difference to the TEE. Updated only on its own CPU with interrupts off.
  */
-struct tp_tee_clock {
+struct teeprobe_tee_clock {
 	u64 total_ns;	/* closed stretches */
 	u64 since_ns;	/* a thread in a TEE call runs here since; 0 if none */
 };
 
-static DEFINE_PER_CPU(struct tp_tee_clock, tee_clock);
+static DEFINE_PER_CPU(struct teeprobe_tee_clock, tee_clock);
 
 /* tee_clock_start - a thread in a TEE call starts running on this CPU */
 static void tee_clock_start(u64 now)
 {
-	struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
+	struct teeprobe_tee_clock *c = this_cpu_ptr(&tee_clock);
 
 	if (c->since_ns)	/* a stop we did not see */
 		c->total_ns += teeprobe_ns_delta(c->since_ns, now);
@@ -441,7 +443,7 @@ static void tee_clock_start(u64 now)
 /* tee_clock_stop - it stops running here (switched out, or the call ended) */
 static void tee_clock_stop(u64 now)
 {
-	struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
+	struct teeprobe_tee_clock *c = this_cpu_ptr(&tee_clock);
 
 	if (c->since_ns)
 		c->total_ns += teeprobe_ns_delta(c->since_ns, now);
@@ -454,17 +456,17 @@ static void tee_clock_stop(u64 now)
  */
 u64 teeprobe_tee_clock_ns(u64 now)
 {
-	const struct tp_tee_clock *c = this_cpu_ptr(&tee_clock);
+	const struct teeprobe_tee_clock *c = this_cpu_ptr(&tee_clock);
 
 	lockdep_assert_irqs_disabled();
 	return c->total_ns + (c->since_ns ?
 			      teeprobe_ns_delta(c->since_ns, now) : 0);
 }
 
-/* tp_sched_switch - charge switched-out time to the calls in flight */
-static void tp_sched_switch(TP_SCHED_SWITCH_PROTO)
+/* teeprobe_sched_switch - charge switched-out time to the calls in flight */
+static void teeprobe_sched_switch(TEEPROBE_SCHED_SWITCH_PROTO)
 {
-	struct tp_call *call;
+	struct teeprobe_call *call;
 	unsigned int b;
 	u64 now;
 
@@ -477,7 +479,7 @@ static void tp_sched_switch(TP_SCHED_SWITCH_PROTO)
 	/* Blocked: it went to sleep; otherwise it was preempted. */
 	if (call) {
 		teeprobe_offcpu_out(&call->off, now,
-				    !preempt && TP_SCHED_PREV_STATE != TASK_RUNNING);
+				    !preempt && TEEPROBE_SCHED_PREV_STATE != TASK_RUNNING);
 		tee_clock_stop(now);
 	}
 	raw_spin_unlock(&call_hash[b].lock);
@@ -498,13 +500,13 @@ static void tp_sched_switch(TP_SCHED_SWITCH_PROTO)
 static void thread_account(u64 duration, u64 offcpu, u64 queue_wait)
 {
 	pid_t tid = current->pid;
-	unsigned int i, h = hash_32(tid, ilog2(TP_THREADS));
-	struct tp_thread *t = NULL;
+	unsigned int i, h = hash_32(tid, ilog2(TEEPROBE_THREADS));
+	struct teeprobe_thread *t = NULL;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&threads_lock, flags);
-	for (i = 0; i < TP_THREADS; i++) {
-		struct tp_thread *slot = &threads[(h + i) % TP_THREADS];
+	for (i = 0; i < TEEPROBE_THREADS; i++) {
+		struct teeprobe_thread *slot = &threads[(h + i) % TEEPROBE_THREADS];
 
 		if (slot->tid == tid || !slot->tid) {
 			t = slot;
@@ -538,8 +540,8 @@ static void thread_account(u64 duration, u64 offcpu, u64 queue_wait)
 /* probe_account - count one return of @ri's probe, which took @elapsed ns */
 static void probe_account(struct kretprobe_instance *ri, u64 elapsed)
 {
-	struct tp_probe *p = container_of(tp_kretprobe_of(ri), struct tp_probe, rp);
-	struct tp_step_stats *s = this_cpu_ptr(p->stats);
+	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri), struct teeprobe_probe, rp);
+	struct teeprobe_step_stats *s = this_cpu_ptr(p->stats);
 
 	s->calls++;
 	s->total_ns += elapsed;
@@ -551,8 +553,8 @@ NOKPROBE_SYMBOL(probe_account);
 /* ioctl_entry - a thread enters the driver's ioctl */
 static int ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct tp_instance *inst = (struct tp_instance *)ri->data;
-	struct tp_call *call;
+	struct teeprobe_instance *inst = (struct teeprobe_instance *)ri->data;
+	struct teeprobe_call *call;
 	u64 now;
 
 	if (!pid_allowed())
@@ -578,14 +580,14 @@ NOKPROBE_SYMBOL(ioctl_entry);
 /* ioctl_return - the call ends: account it on this CPU */
 static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct tp_instance *inst = (struct tp_instance *)ri->data;
+	struct teeprobe_instance *inst = (struct teeprobe_instance *)ri->data;
 	enum teeprobe_tee_cmd cmd = teeprobe_tee_decode(inst->raw_cmd);
 	long ret = (long)regs_return_value(regs);
 	u64 now = teeprobe_now_ns();
 	u64 duration = teeprobe_ns_delta(inst->start_ns, now);
 	u64 offcpu = 0, runq = 0, queue_wait = 0, secure = 0, entries = 0;
-	struct tp_call *call = inst_call(inst);
-	struct tp_cmd_stats *s;
+	struct teeprobe_call *call = inst_call(inst);
+	struct teeprobe_cmd_stats *s;
 
 	probe_account(ri, duration);
 	if (call) {
@@ -610,7 +612,7 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	}
 	if (!call)
 		this_cpu_inc(*tee_untracked);
-	s = this_cpu_ptr(cmd_stats[cmd] ?: cmd_stats[TP_TEE_CMD_OTHER]);
+	s = this_cpu_ptr(cmd_stats[cmd] ?: cmd_stats[TEEPROBE_TEE_CMD_OTHER]);
 	s->calls++;
 	if (ret < 0)
 		s->errors++;
@@ -630,7 +632,7 @@ NOKPROBE_SYMBOL(ioctl_return);
 /* timed_entry - a wait or step function is entered */
 static int timed_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct tp_instance *inst = (struct tp_instance *)ri->data;
+	struct teeprobe_instance *inst = (struct teeprobe_instance *)ri->data;
 
 	if (!pid_allowed())
 		return 1;
@@ -645,20 +647,20 @@ NOKPROBE_SYMBOL(timed_entry);
  */
 static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct tp_instance *inst = (struct tp_instance *)ri->data;
-	struct tp_probe *p = container_of(tp_kretprobe_of(ri), struct tp_probe, rp);
+	struct teeprobe_instance *inst = (struct teeprobe_instance *)ri->data;
+	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri), struct teeprobe_probe, rp);
 	u64 elapsed = teeprobe_ns_delta(inst->start_ns, teeprobe_now_ns());
-	struct tp_call *call;
+	struct teeprobe_call *call;
 	unsigned long flags;
 	unsigned int b;
 
 	probe_account(ri, elapsed);
-	if (p->role == TP_ROLE_STEP || !atomic_read(&calls_in_flight))
+	if (p->role == TEEPROBE_ROLE_STEP || !atomic_read(&calls_in_flight))
 		return 0;
 	b = call_bucket(current);
 	raw_spin_lock_irqsave(&call_hash[b].lock, flags);
 	call = call_find_locked(b, current);
-	if (call && p->role == TP_ROLE_WAIT) {
+	if (call && p->role == TEEPROBE_ROLE_WAIT) {
 		call->queue_wait_ns += elapsed;
 	} else if (call) {
 		call->secure_ns += elapsed;
@@ -676,9 +678,9 @@ NOKPROBE_SYMBOL(timed_return);
  * probed already (a wait symbol the preset has) or one probe too many is
  * an error: the load fails with a message rather than probe less.
  */
-static int add_probe(const char *symbol, enum tp_role role)
+static int add_probe(const char *symbol, enum teeprobe_role role)
 {
-	struct tp_probe *p;
+	struct teeprobe_probe *p;
 	unsigned int i;
 
 	if (!*symbol)
@@ -690,19 +692,19 @@ static int add_probe(const char *symbol, enum tp_role role)
 			return -EINVAL;
 		}
 	}
-	if (nr_probes >= TP_MAX_PROBES) {
-		pr_err("%s: more than %d TEE probes in all\n", symbol, TP_MAX_PROBES);
+	if (nr_probes >= TEEPROBE_MAX_PROBES) {
+		pr_err("%s: more than %d TEE probes in all\n", symbol, TEEPROBE_MAX_PROBES);
 		return -EINVAL;
 	}
 	p = &probes[nr_probes++];
 	strscpy(p->symbol, symbol, sizeof(p->symbol));
 	p->role = role;
-	p->state = TP_WAITING;
+	p->state = TEEPROBE_WAITING;
 	return 0;
 }
 
 /* add_probe_list - one probe per comma-separated symbol of @list */
-static int add_probe_list(const char *list, enum tp_role role)
+static int add_probe_list(const char *list, enum teeprobe_role role)
 {
 	char name[KSYM_NAME_LEN];
 	const char *end;
@@ -733,15 +735,15 @@ static unsigned int effective_maxactive(void)
 }
 
 /* attach_one - register @p's kretprobe; ENOENT leaves it waiting */
-static void attach_one(struct tp_probe *p)
+static void attach_one(struct teeprobe_probe *p)
 {
 	int ret;
 
 	memset(&p->rp, 0, sizeof(p->rp));
 	p->rp.kp.symbol_name = p->symbol;
-	p->rp.data_size = sizeof(struct tp_instance);
+	p->rp.data_size = sizeof(struct teeprobe_instance);
 	p->rp.maxactive = effective_maxactive();
-	if (p->role == TP_ROLE_IOCTL) {
+	if (p->role == TEEPROBE_ROLE_IOCTL) {
 		p->rp.entry_handler = ioctl_entry;
 		p->rp.handler = ioctl_return;
 	} else {
@@ -750,7 +752,7 @@ static void attach_one(struct tp_probe *p)
 	}
 	ret = register_kretprobe(&p->rp);
 	if (!ret) {
-		p->state = TP_ATTACHED;
+		p->state = TEEPROBE_ATTACHED;
 		p->error = 0;
 		pr_info("probing %s\n", p->symbol);
 		return;
@@ -761,13 +763,13 @@ static void attach_one(struct tp_probe *p)
 			pr_info("%s not found: waiting for a module that has it\n",
 				p->symbol);
 		p->error = ret;
-		p->state = TP_WAITING;
+		p->state = TEEPROBE_WAITING;
 	} else {
 		/* Said once: it is tried again whenever a module loads. */
 		if (p->error != ret)
 			pr_warn("cannot probe %s: error %d\n", p->symbol, ret);
 		p->error = ret;
-		p->state = TP_FAILED;
+		p->state = TEEPROBE_FAILED;
 	}
 }
 
@@ -777,20 +779,20 @@ static void attach_all(void)
 	unsigned int i;
 
 	for (i = 0; i < nr_probes; i++)
-		if (probes[i].state != TP_ATTACHED)
+		if (probes[i].state != TEEPROBE_ATTACHED)
 			attach_one(&probes[i]);
 }
 
 /* detach_one - unregister @p; calls in flight finish unaccounted */
-static void detach_one(struct tp_probe *p, enum tp_state state)
+static void detach_one(struct teeprobe_probe *p, enum teeprobe_state state)
 {
-	if (p->state == TP_ATTACHED)
+	if (p->state == TEEPROBE_ATTACHED)
 		unregister_kretprobe(&p->rp);
 	p->state = state;
 }
 
-/* tp_module_notify - attach to modules that load, detach from those that go */
-static int tp_module_notify(struct notifier_block *nb, unsigned long action,
+/* teeprobe_module_notify - attach to modules that load, detach from those that go */
+static int teeprobe_module_notify(struct notifier_block *nb, unsigned long action,
 			    void *data)
 {
 	struct module *mod = data;
@@ -801,11 +803,11 @@ static int tp_module_notify(struct notifier_block *nb, unsigned long action,
 		attach_all();
 	} else if (action == MODULE_STATE_GOING) {
 		for (i = 0; i < nr_probes; i++) {
-			struct tp_probe *p = &probes[i];
+			struct teeprobe_probe *p = &probes[i];
 
-			if (p->state == TP_ATTACHED &&
+			if (p->state == TEEPROBE_ATTACHED &&
 			    within_module((unsigned long)p->rp.kp.addr, mod)) {
-				detach_one(p, TP_WAITING);
+				detach_one(p, TEEPROBE_WAITING);
 				p->error = -ENOENT;
 				pr_info("%s went away with module %s: waiting for it again\n",
 					p->symbol, mod->name);
@@ -816,15 +818,15 @@ static int tp_module_notify(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block tp_module_nb = {
-	.notifier_call = tp_module_notify,
+static struct notifier_block teeprobe_module_nb = {
+	.notifier_call = teeprobe_module_notify,
 };
 
 /* ---- debugfs output ------------------------------------------------------ */
 
 static const char * const role_names[] = {
-	[TP_ROLE_IOCTL] = "ioctl", [TP_ROLE_WAIT] = "wait", [TP_ROLE_STEP] = "step",
-	[TP_ROLE_SECURE] = "secure",
+	[TEEPROBE_ROLE_IOCTL] = "ioctl", [TEEPROBE_ROLE_WAIT] = "wait", [TEEPROBE_ROLE_STEP] = "step",
+	[TEEPROBE_ROLE_SECURE] = "secure",
 };
 
 /* tee_show_probes - one line per probe: its state and counters */
@@ -837,22 +839,22 @@ static void tee_show_probes(struct seq_file *m)
 	seq_puts(m, "# symbol role state error nmissed calls total_ns max_ns\n");
 	mutex_lock(&probes_lock);
 	for (i = 0; i < nr_probes; i++) {
-		struct tp_probe *p = &probes[i];
-		struct tp_step_stats sum = {};
+		struct teeprobe_probe *p = &probes[i];
+		struct teeprobe_step_stats sum = {};
 		const char *state;
 
 		for_each_possible_cpu(cpu) {
-			struct tp_step_stats *s = per_cpu_ptr(p->stats, cpu);
+			struct teeprobe_step_stats *s = per_cpu_ptr(p->stats, cpu);
 
 			sum.calls += s->calls;
 			sum.total_ns += s->total_ns;
 			sum.max_ns = max(sum.max_ns, s->max_ns);
 		}
-		state = p->state == TP_ATTACHED ? "attached" :
-			p->state == TP_WAITING ? "not-found" : "failed";
+		state = p->state == TEEPROBE_ATTACHED ? "attached" :
+			p->state == TEEPROBE_WAITING ? "not-found" : "failed";
 		seq_printf(m, "%s %s %s %d %d %llu %llu %llu\n", p->symbol,
 			   role_names[p->role], state, p->error,
-			   p->state == TP_ATTACHED ?
+			   p->state == TEEPROBE_ATTACHED ?
 			   p->rp.nmissed + (int)p->rp.kp.nmissed : 0,
 			   sum.calls, sum.total_ns, sum.max_ns);
 	}
@@ -884,7 +886,7 @@ static void tee_show_stats(struct seq_file *m)
 	unsigned int c;
 	int cpu;
 
-	all = kcalloc(TP_TEE_CMDS, sizeof(*all), GFP_KERNEL);
+	all = kcalloc(TEEPROBE_TEE_CMDS, sizeof(*all), GFP_KERNEL);
 	if (!all) {
 		seq_puts(m, "# error ENOMEM\n");
 		return;
@@ -893,8 +895,8 @@ static void tee_show_stats(struct seq_file *m)
 	for_each_possible_cpu(cpu) {
 		untracked += *per_cpu_ptr(tee_untracked, cpu);
 		snprintf(name, sizeof(name), "%d", cpu);
-		for (c = 0; c < TP_TEE_CMDS; c++) {
-			struct tp_cmd_stats *s;
+		for (c = 0; c < TEEPROBE_TEE_CMDS; c++) {
+			struct teeprobe_cmd_stats *s;
 
 			if (!cmd_stats[c])
 				continue;
@@ -917,7 +919,7 @@ static void tee_show_stats(struct seq_file *m)
 			all[c].secure_ns += one.secure_ns;
 		}
 	}
-	for (c = 0; c < TP_TEE_CMDS; c++)
+	for (c = 0; c < TEEPROBE_TEE_CMDS; c++)
 		if (all[c].calls)
 			show_cmd_line(m, "all", c, &all[c]);
 	seq_printf(m, "# untracked %llu\n", untracked);
@@ -930,18 +932,18 @@ static void tee_show_hist(struct seq_file *m)
 	unsigned int c;
 
 	teeprobe_seq_hist_header(m, "cmd");
-	for (c = 0; c < TP_TEE_CMDS; c++)
+	for (c = 0; c < TEEPROBE_TEE_CMDS; c++)
 		if (cmd_stats[c])
 			teeprobe_seq_hist_rows(m, teeprobe_tee_cmd_name(c),
 					       cmd_stats[c],
-					       offsetof(struct tp_cmd_stats, latency));
+					       offsetof(struct teeprobe_cmd_stats, latency));
 	teeprobe_seq_hist_trailer(m);
 }
 
 /* cmp_thread - sort threads by time spent in TEE ioctls, longest first */
 static int cmp_thread(const void *a, const void *b)
 {
-	const struct tp_thread *x = a, *y = b;
+	const struct teeprobe_thread *x = a, *y = b;
 
 	if (x->total_ns != y->total_ns)
 		return x->total_ns < y->total_ns ? 1 : -1;
@@ -951,7 +953,7 @@ static int cmp_thread(const void *a, const void *b)
 /* tee_show_threads - threads by time in TEE ioctls */
 static void tee_show_threads(struct seq_file *m)
 {
-	struct tp_thread *copy;
+	struct teeprobe_thread *copy;
 	unsigned long flags;
 	unsigned int i, n = 0;
 
@@ -961,7 +963,7 @@ static void tee_show_threads(struct seq_file *m)
 		return;
 	}
 	raw_spin_lock_irqsave(&threads_lock, flags);
-	for (i = 0; i < TP_THREADS; i++)
+	for (i = 0; i < TEEPROBE_THREADS; i++)
 		if (threads[i].tid)
 			copy[n++] = threads[i];
 	raw_spin_unlock_irqrestore(&threads_lock, flags);
@@ -988,13 +990,13 @@ static void tee_reset(void)
 	mutex_lock(&probes_lock);
 	for_each_possible_cpu(cpu) {
 		*per_cpu_ptr(tee_untracked, cpu) = 0;
-		for (i = 0; i < TP_TEE_CMDS; i++)
+		for (i = 0; i < TEEPROBE_TEE_CMDS; i++)
 			if (cmd_stats[i])
 				memset(per_cpu_ptr(cmd_stats[i], cpu), 0,
-				       sizeof(struct tp_cmd_stats));
+				       sizeof(struct teeprobe_cmd_stats));
 		for (i = 0; i < nr_probes; i++)
 			memset(per_cpu_ptr(probes[i].stats, cpu), 0,
-			       sizeof(struct tp_step_stats));
+			       sizeof(struct teeprobe_step_stats));
 	}
 	mutex_unlock(&probes_lock);
 	raw_spin_lock_irqsave(&threads_lock, flags);
@@ -1020,7 +1022,7 @@ static struct teeprobe_part tee_part = {
 };
 
 static struct teeprobe_hook tee_hooks[] = {
-	{ .name = "sched_switch", .probe = tp_sched_switch },
+	{ .name = "sched_switch", .probe = teeprobe_sched_switch },
 };
 
 /*
@@ -1029,9 +1031,9 @@ static struct teeprobe_hook tee_hooks[] = {
  */
 static bool cmd_kept(unsigned int c)
 {
-	if (c == TP_TEE_CMD_OTHER || !strcmp(preset, "custom"))
+	if (c == TEEPROBE_TEE_CMD_OTHER || !strcmp(preset, "custom"))
 		return true;
-	return (c >= TP_TZ_SES_OPEN) == !strcmp(preset, "tzdriver");
+	return (c >= TEEPROBE_TZ_SES_OPEN) == !strcmp(preset, "tzdriver");
 }
 
 /* describe_probes - the probes of the chosen preset, and wait_symbols */
@@ -1041,27 +1043,27 @@ static int describe_probes(void)
 
 	nr_probes = 0;
 	if (!strcmp(preset, "tee")) {
-		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tee_ioctl", TP_ROLE_IOCTL) ?:
-		      add_probe("optee_cq_wait_for_completion", TP_ROLE_WAIT) ?:
-		      add_probe("teesim_wait_for_secure_thread", TP_ROLE_WAIT) ?:
-		      add_probe(TP_TEE_SHM_REGISTER_SYMBOL, TP_ROLE_STEP) ?:
-		      add_probe(TP_TEE_SHM_ALLOC_SYMBOL, TP_ROLE_STEP) ?:
-		      add_probe("tee_shm_fop_release", TP_ROLE_STEP) ?:
-		      add_probe("optee_smccc_smc", TP_ROLE_SECURE) ?:
-		      add_probe("optee_smccc_hvc", TP_ROLE_SECURE);
+		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tee_ioctl", TEEPROBE_ROLE_IOCTL) ?:
+		      add_probe("optee_cq_wait_for_completion", TEEPROBE_ROLE_WAIT) ?:
+		      add_probe("teesim_wait_for_secure_thread", TEEPROBE_ROLE_WAIT) ?:
+		      add_probe(TEEPROBE_TEE_SHM_REGISTER_SYMBOL, TEEPROBE_ROLE_STEP) ?:
+		      add_probe(TEEPROBE_TEE_SHM_ALLOC_SYMBOL, TEEPROBE_ROLE_STEP) ?:
+		      add_probe("tee_shm_fop_release", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("optee_smccc_smc", TEEPROBE_ROLE_SECURE) ?:
+		      add_probe("optee_smccc_hvc", TEEPROBE_ROLE_SECURE);
 	} else if (!strcmp(preset, "tzdriver")) {
 		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tc_client_ioctl",
-				TP_ROLE_IOCTL) ?:
-		      add_probe("tc_client_call", TP_ROLE_WAIT) ?:
-		      add_probe("tc_ns_smc", TP_ROLE_STEP);
+				TEEPROBE_ROLE_IOCTL) ?:
+		      add_probe("tc_client_call", TEEPROBE_ROLE_WAIT) ?:
+		      add_probe("tc_ns_smc", TEEPROBE_ROLE_STEP);
 	} else {
 		if (!*ioctl_symbol) {
 			pr_err("preset=custom needs ioctl_symbol=\n");
 			return -EINVAL;
 		}
-		ret = add_probe(ioctl_symbol, TP_ROLE_IOCTL);
+		ret = add_probe(ioctl_symbol, TEEPROBE_ROLE_IOCTL);
 	}
-	return ret ?: add_probe_list(wait_symbols, TP_ROLE_WAIT);
+	return ret ?: add_probe_list(wait_symbols, TEEPROBE_ROLE_WAIT);
 }
 
 /* teeprobe_tee_init - allocate, hook sched_switch, attach what exists */
@@ -1081,7 +1083,7 @@ int teeprobe_tee_init(void)
 	if (ret)
 		return ret;
 	teeprobe_tee_set_pids(pid_param, nr_pid_param);
-	for (i = 0; i < TP_CALL_BUCKETS; i++) {
+	for (i = 0; i < TEEPROBE_CALL_BUCKETS; i++) {
 		raw_spin_lock_init(&call_hash[i].lock);
 		INIT_HLIST_HEAD(&call_hash[i].head);
 	}
@@ -1094,19 +1096,19 @@ int teeprobe_tee_init(void)
 		ret = -ENOMEM;
 		goto out_free_table;
 	}
-	for (i = 0; i < TP_TEE_CMDS; i++) {
+	for (i = 0; i < TEEPROBE_TEE_CMDS; i++) {
 		if (!cmd_kept(i))
 			continue;
-		cmd_stats[i] = teeprobe_alloc_percpu(sizeof(struct tp_cmd_stats),
-						     __alignof__(struct tp_cmd_stats));
+		cmd_stats[i] = teeprobe_alloc_percpu(sizeof(struct teeprobe_cmd_stats),
+						     __alignof__(struct teeprobe_cmd_stats));
 		if (!cmd_stats[i]) {
 			ret = -ENOMEM;
 			goto out_free_table;
 		}
 	}
 	for (i = 0; i < nr_probes; i++) {
-		probes[i].stats = teeprobe_alloc_percpu(sizeof(struct tp_step_stats),
-							__alignof__(struct tp_step_stats));
+		probes[i].stats = teeprobe_alloc_percpu(sizeof(struct teeprobe_step_stats),
+							__alignof__(struct teeprobe_step_stats));
 		if (!probes[i].stats) {
 			ret = -ENOMEM;
 			goto out_free_stats;
@@ -1117,7 +1119,7 @@ int teeprobe_tee_init(void)
 	if (ret)
 		goto out_free_stats;
 
-	ret = register_module_notifier(&tp_module_nb);
+	ret = register_module_notifier(&teeprobe_module_nb);
 	if (ret)
 		goto out_detach_hooks;
 	mutex_lock(&probes_lock);
@@ -1132,10 +1134,10 @@ out_detach_hooks:
 out_free_stats:
 	for (i = 0; i < nr_probes; i++)
 		teeprobe_free_percpu(probes[i].stats,
-				     sizeof(struct tp_step_stats));
+				     sizeof(struct teeprobe_step_stats));
 out_free_table:
-	teeprobe_free_percpu_n((void __percpu **)cmd_stats, TP_TEE_CMDS,
-			       sizeof(struct tp_cmd_stats));
+	teeprobe_free_percpu_n((void __percpu **)cmd_stats, TEEPROBE_TEE_CMDS,
+			       sizeof(struct teeprobe_cmd_stats));
 	teeprobe_free_percpu(tee_untracked, sizeof(u64));
 	tee_untracked = NULL;
 	bitmap_free(call_used);
@@ -1149,10 +1151,10 @@ void teeprobe_tee_exit(void)
 	unsigned int i;
 
 	teeprobe_part_unregister(&tee_part);
-	unregister_module_notifier(&tp_module_nb);
+	unregister_module_notifier(&teeprobe_module_nb);
 	mutex_lock(&probes_lock);
 	for (i = 0; i < nr_probes; i++)
-		detach_one(&probes[i], TP_WAITING);
+		detach_one(&probes[i], TEEPROBE_WAITING);
 	mutex_unlock(&probes_lock);
 	teeprobe_hooks_detach(tee_hooks, ARRAY_SIZE(tee_hooks));
 	/* No handler runs any more once both have drained. */
@@ -1160,9 +1162,9 @@ void teeprobe_tee_exit(void)
 	synchronize_rcu();
 	for (i = 0; i < nr_probes; i++)
 		teeprobe_free_percpu(probes[i].stats,
-				     sizeof(struct tp_step_stats));
-	teeprobe_free_percpu_n((void __percpu **)cmd_stats, TP_TEE_CMDS,
-			       sizeof(struct tp_cmd_stats));
+				     sizeof(struct teeprobe_step_stats));
+	teeprobe_free_percpu_n((void __percpu **)cmd_stats, TEEPROBE_TEE_CMDS,
+			       sizeof(struct teeprobe_cmd_stats));
 	teeprobe_free_percpu(tee_untracked, sizeof(u64));
 	tee_untracked = NULL;
 	bitmap_free(call_used);

@@ -6,6 +6,7 @@
 #define TEEPROBE_H
 
 #include <linux/atomic.h>
+#include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
@@ -87,7 +88,6 @@ void teeprobe_window_exit(void);
 void teeprobe_part_register(struct teeprobe_part *part);
 void teeprobe_part_unregister(struct teeprobe_part *part);
 struct dentry;
-struct file_operations;
 void teeprobe_parts_create_files(struct dentry *dir,
 				 const struct file_operations *fops);
 void teeprobe_reset_all(void);
@@ -132,9 +132,9 @@ void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n);
 void teeprobe_tee_show_pids(struct seq_file *m);
 u64 teeprobe_tee_clock_ns(u64 now);
 
-/* softirq.c: NET_RX softirq processing */
-int teeprobe_softirq_init(void);
-void teeprobe_softirq_exit(void);
+/* netrx.c: NET_RX softirq processing */
+int teeprobe_netrx_init(void);
+void teeprobe_netrx_exit(void);
 u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id);
 
 /* tcp.c: TCP handshake phases */

@@ -18,7 +18,7 @@
 
 #include "hist.h"
 #include "acceptors.h"
-#include "softirq.h"
+#include "netrx.h"
 #include "tcp.h"
 #include "tee_cmd.h"
 
@@ -35,16 +35,16 @@ void teeprobe_event_unreg(void);
 #endif
 
 /* Tell user space (libtraceevent) the values of the command names. */
-#ifndef TP_TEE_CMD_SYMBOL
-#define TP_TEE_CMD_SYMBOL(e, name, cmd) { e, name },
-#define TP_TEE_CMD_DEFINE(e, name, cmd) TRACE_DEFINE_ENUM(e);
+#ifndef TEEPROBE_TEE_CMD_SYMBOL
+#define TEEPROBE_TEE_CMD_SYMBOL(e, name, cmd) { e, name },
+#define TEEPROBE_TEE_CMD_DEFINE(e, name, cmd) TRACE_DEFINE_ENUM(e);
 #endif
-TEEPROBE_TEE_CMD_LIST(TP_TEE_CMD_DEFINE)
-TRACE_DEFINE_ENUM(TP_TEE_CMD_OTHER);
+TEEPROBE_TEE_CMD_LIST(TEEPROBE_TEE_CMD_DEFINE)
+TRACE_DEFINE_ENUM(TEEPROBE_TEE_CMD_OTHER);
 
 #define show_tee_cmd(cmd)						\
-	__print_symbolic(cmd, TEEPROBE_TEE_CMD_LIST(TP_TEE_CMD_SYMBOL)	\
-			 { TP_TEE_CMD_OTHER, "OTHER" })
+	__print_symbolic(cmd, TEEPROBE_TEE_CMD_LIST(TEEPROBE_TEE_CMD_SYMBOL)	\
+			 { TEEPROBE_TEE_CMD_OTHER, "OTHER" })
 
 /*
  * teeprobe_reset - the module's counters and histograms were zeroed.
@@ -402,7 +402,7 @@ TRACE_EVENT_FN(teeprobe_acceptor_state,
  * in tcp_stats; per phase the count, p50 and p99 (placed within their
  * log-linear bucket, hist.h) and the largest value.
  */
-#define TP_TCP_PHASE_ASSIGN(p, i)					\
+#define TEEPROBE_TCP_PHASE_ASSIGN(p, i)					\
 	do {								\
 		__entry->p##_count = c->phase[i].count;			\
 		__entry->p##_p50_ns = teeprobe_hist_percentile(&c->phase[i], 50); \
@@ -468,11 +468,11 @@ TRACE_EVENT_FN(teeprobe_tcp_window,
 				     c->count[TEEPROBE_TCP_CONNECT_UNTRACKED];
 		__entry->connected = c->count[TEEPROBE_TCP_CONNECTED];
 		__entry->connect_failed = c->count[TEEPROBE_TCP_CONNECT_FAILED];
-		TP_TCP_PHASE_ASSIGN(syn_synack, TEEPROBE_TCP_SYN_SYNACK);
-		TP_TCP_PHASE_ASSIGN(synack_ack, TEEPROBE_TCP_SYNACK_ACK);
-		TP_TCP_PHASE_ASSIGN(ack_accept, TEEPROBE_TCP_ACK_ACCEPT);
-		TP_TCP_PHASE_ASSIGN(connect, TEEPROBE_TCP_CONNECT);
-		TP_TCP_PHASE_ASSIGN(connect_call, TEEPROBE_TCP_CONNECT_CALL);
+		TEEPROBE_TCP_PHASE_ASSIGN(syn_synack, TEEPROBE_TCP_SYN_SYNACK);
+		TEEPROBE_TCP_PHASE_ASSIGN(synack_ack, TEEPROBE_TCP_SYNACK_ACK);
+		TEEPROBE_TCP_PHASE_ASSIGN(ack_accept, TEEPROBE_TCP_ACK_ACCEPT);
+		TEEPROBE_TCP_PHASE_ASSIGN(connect, TEEPROBE_TCP_CONNECT);
+		TEEPROBE_TCP_PHASE_ASSIGN(connect_call, TEEPROBE_TCP_CONNECT_CALL);
 	),
 
 	TP_printk("cpu=%d start_ns=%llu len_ns=%llu syns=%llu synacks=%llu syn_drops=%llu listen_overflows=%llu synack_retrans=%llu req_drops=%llu accepted=%llu untracked=%llu connected=%llu connect_failed=%llu syn_synack_count=%llu syn_synack_p50_ns=%llu syn_synack_p99_ns=%llu syn_synack_max_ns=%llu synack_ack_count=%llu synack_ack_p50_ns=%llu synack_ack_p99_ns=%llu synack_ack_max_ns=%llu ack_accept_count=%llu ack_accept_p50_ns=%llu ack_accept_p99_ns=%llu ack_accept_max_ns=%llu connect_count=%llu connect_p50_ns=%llu connect_p99_ns=%llu connect_max_ns=%llu connect_call_count=%llu connect_call_p50_ns=%llu connect_call_p99_ns=%llu connect_call_max_ns=%llu",

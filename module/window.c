@@ -3,7 +3,7 @@
  * window.c - what the parts of teeprobe.ko have in common: their time
  * windows, their resets and their debugfs files.
  *
- * Each part (tee.c, softirq.c, tcp.c, acceptors.c) describes itself in a
+ * Each part (tee.c, netrx.c, tcp.c, acceptors.c) describes itself in a
  * struct teeprobe_part and registers it once its data is allocated. One
  * delayed work closes the windows of quiet CPUs for every part and runs
  * the parts' periodic passes; a reset walks the parts; debugfs.c creates
@@ -26,8 +26,8 @@
 #include "trace.h"
 #include "window.h"
 
-#define TP_WINDOW_MS_MIN	10
-#define TP_WINDOW_MS_MAX	60000
+#define TEEPROBE_WINDOW_MS_MIN	10
+#define TEEPROBE_WINDOW_MS_MAX	60000
 
 /*
  * The window_ms parameter's one value, kept in ns: every probe that counts
@@ -40,11 +40,11 @@ static int param_set_window_ms(const char *val, const struct kernel_param *kp)
 {
 	unsigned int value;
 
-	if (kstrtouint(val, 10, &value) || value < TP_WINDOW_MS_MIN ||
-	    value > TP_WINDOW_MS_MAX) {
+	if (kstrtouint(val, 10, &value) || value < TEEPROBE_WINDOW_MS_MIN ||
+	    value > TEEPROBE_WINDOW_MS_MAX) {
 		/* a script writing in a loop must not flood the log */
 		pr_err_ratelimited("window_ms: must be a number from %u to %u\n",
-				   TP_WINDOW_MS_MIN, TP_WINDOW_MS_MAX);
+				   TEEPROBE_WINDOW_MS_MIN, TEEPROBE_WINDOW_MS_MAX);
 		return -EINVAL;
 	}
 	WRITE_ONCE(teeprobe_window_ns, (u64)value * NSEC_PER_MSEC);

@@ -297,17 +297,17 @@ static struct kunit_suite teeprobe_hist_suite = {
 /* tee_decode_mainline_commands - every TEE_IOC_* maps to its name */
 static void tee_decode_mainline_commands(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_VERSION), TP_TEE_VERSION);
-	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_INVOKE), TP_TEE_INVOKE);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_VERSION), TEEPROBE_TEE_VERSION);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_INVOKE), TEEPROBE_TEE_INVOKE);
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_SHM_REGISTER),
-			TP_TEE_SHM_REGISTER);
+			TEEPROBE_TEE_SHM_REGISTER);
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_SHM_ALLOC),
-			TP_TEE_SHM_ALLOC);
+			TEEPROBE_TEE_SHM_ALLOC);
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_OPEN_SESSION),
-			TP_TEE_OPEN_SESSION);
+			TEEPROBE_TEE_OPEN_SESSION);
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(TEE_IOC_CLOSE_SESSION),
-			TP_TEE_CLOSE_SESSION);
-	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TP_TEE_INVOKE), "INVOKE");
+			TEEPROBE_TEE_CLOSE_SESSION);
+	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TEEPROBE_TEE_INVOKE), "INVOKE");
 }
 
 /* tee_decode_wrong_size_is_other - same number, other size: not INVOKE */
@@ -315,26 +315,26 @@ static void tee_decode_wrong_size_is_other(struct kunit *test)
 {
 	unsigned int bad = _IOR(TEE_IOC_MAGIC, TEE_IOC_BASE + 3, u32);
 
-	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(bad), TP_TEE_CMD_OTHER);
-	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(0), TP_TEE_CMD_OTHER);
-	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IO('T', 1)), TP_TEE_CMD_OTHER);
-	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TP_TEE_CMDS + 7), "OTHER");
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(bad), TEEPROBE_TEE_CMD_OTHER);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(0), TEEPROBE_TEE_CMD_OTHER);
+	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IO('T', 1)), TEEPROBE_TEE_CMD_OTHER);
+	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TEEPROBE_TEE_CMDS + 7), "OTHER");
 }
 
 /* tee_decode_tzdriver_by_number - 't' commands whatever their size */
 static void tee_decode_tzdriver_by_number(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOW('t', 1, u64[8])),
-			TP_TZ_SES_OPEN);
+			TEEPROBE_TZ_SES_OPEN);
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOWR('t', 3, u32)),
-			TP_TZ_SEND_CMD);
+			TEEPROBE_TZ_SEND_CMD);
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOWR('t', 9, u32)),
-			TP_TZ_LOAD_APP);
+			TEEPROBE_TZ_LOAD_APP);
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOWR('t', 0, u32)),
-			TP_TEE_CMD_OTHER);
+			TEEPROBE_TEE_CMD_OTHER);
 	KUNIT_EXPECT_EQ(test, teeprobe_tee_decode(_IOWR('t', 10, u32)),
-			TP_TEE_CMD_OTHER);
-	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TP_TZ_SEND_CMD),
+			TEEPROBE_TEE_CMD_OTHER);
+	KUNIT_EXPECT_STREQ(test, teeprobe_tee_cmd_name(TEEPROBE_TZ_SEND_CMD),
 			   "TZ_SEND_CMD");
 }
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * softirq.h - the NET_RX counters teeprobe keeps per CPU, per session (since
- * load or reset) and per time window; shared by softirq.c and the trace
+ * netrx.h - the NET_RX counters teeprobe keeps per CPU, per session (since
+ * load or reset) and per time window; shared by netrx.c and the trace
  * events.
  */
-#ifndef TEEPROBE_SOFTIRQ_H
-#define TEEPROBE_SOFTIRQ_H
+#ifndef TEEPROBE_NETRX_H
+#define TEEPROBE_NETRX_H
 
 #include <linux/types.h>
 
@@ -23,4 +23,4 @@ struct teeprobe_netrx_counts {
 	u64 tee_delay_ns;	/* the part of their waits it held the CPU */
 };
 
-#endif /* TEEPROBE_SOFTIRQ_H */
+#endif /* TEEPROBE_NETRX_H */

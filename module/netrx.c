@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * softirq.c - NET_RX softirq processing: is it falling behind the NIC?
+ * netrx.c - NET_RX softirq processing: is it falling behind the NIC?
  *
  * Probes on the kernel's irq:softirq_raise, irq:softirq_entry,
  * irq:softirq_exit (NET_RX only; other vectors return at once) and
@@ -42,15 +42,15 @@
 
 #include "compat.h"
 #include "hist.h"
-#include "softirq.h"
+#include "netrx.h"
 #include "teeprobe.h"
 #include "trace.h"
 #include "window.h"
 
 /* napi instances a run remembers the last poll of (the packet waits) */
-#define TP_NETRX_POLLED		4
+#define TEEPROBE_NETRX_POLLED		4
 
-struct tp_netrx_cpu {
+struct teeprobe_netrx_cpu {
 	struct teeprobe_netrx_counts total;	/* since load or reset */
 	/* raise -> entry: runs at irq exit or bh enable, runs by ksoftirqd */
 	struct teeprobe_hist inline_delay;
@@ -74,7 +74,7 @@ struct tp_netrx_cpu {
 	struct {
 		unsigned int napi_id;
 		u64 end_ns;
-	} polled[TP_NETRX_POLLED];
+	} polled[TEEPROBE_NETRX_POLLED];
 	/*
 	 * napi instances an interrupt scheduled, and when (0: polled since):
 	 * their packets wait from then, whatever other raise the run serves
@@ -82,14 +82,14 @@ struct tp_netrx_cpu {
 	struct {
 		unsigned int napi_id;
 		u64 sched_ns;
-	} sched[TP_NETRX_POLLED];
+	} sched[TEEPROBE_NETRX_POLLED];
 };
 
 /*
  * Allocated at init, not DEFINE_PER_CPU: a module's static per-CPU data
  * comes out of the kernel's small reserve for all modules (8 KiB on arm64)
  */
-static struct tp_netrx_cpu __percpu *netrx_cpu;
+static struct teeprobe_netrx_cpu __percpu *netrx_cpu;
 
 /* counts_add_run - fold one finished run into @c */
 static void counts_add_run(struct teeprobe_netrx_counts *c, u64 run_ns,
@@ -105,7 +105,7 @@ static void counts_add_run(struct teeprobe_netrx_counts *c, u64 run_ns,
  * netrx_close - emit the closed window @w of this CPU and start afresh
  * (once a window: kept out of the probes' straight line)
  */
-static noinline void netrx_close(struct tp_netrx_cpu *st,
+static noinline void netrx_close(struct teeprobe_netrx_cpu *st,
 				 const struct teeprobe_window *w)
 {
 	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
@@ -120,9 +120,9 @@ static noinline void netrx_close(struct tp_netrx_cpu *st,
  * netrx_this_cpu - this CPU's state, its window rolled to @now.
  * Interrupts are disabled. Inline: a probe calls it once or twice a run.
  */
-static __always_inline struct tp_netrx_cpu *netrx_this_cpu(u64 now)
+static __always_inline struct teeprobe_netrx_cpu *netrx_this_cpu(u64 now)
 {
-	struct tp_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
+	struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	struct teeprobe_window closed;
 
 	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
@@ -143,7 +143,7 @@ static bool is_ksoftirqd(const struct task_struct *task)
 }
 
 /* netrx_this_cpu_now - netrx_this_cpu() at a fresh clock reading, out of line */
-static noinline struct tp_netrx_cpu *netrx_this_cpu_now(void)
+static noinline struct teeprobe_netrx_cpu *netrx_this_cpu_now(void)
 {
 	return netrx_this_cpu(teeprobe_now_ns());
 }
@@ -154,46 +154,46 @@ static noinline struct tp_netrx_cpu *netrx_this_cpu_now(void)
  * its packets wait from @now, unless it was scheduled and not polled yet.
  * Irqs off.
  */
-static void netrx_scheduled(struct tp_netrx_cpu *st, u64 now)
+static void netrx_scheduled(struct teeprobe_netrx_cpu *st, u64 now)
 {
 	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
-	unsigned int i, id, free = TP_NETRX_POLLED;
+	unsigned int i, id, free = TEEPROBE_NETRX_POLLED;
 
 	if (list_empty(&sd->poll_list))
 		return;
 	id = list_last_entry(&sd->poll_list, struct napi_struct, poll_list)->napi_id;
 	if (!id)
 		return;
-	for (i = 0; i < TP_NETRX_POLLED; i++) {
+	for (i = 0; i < TEEPROBE_NETRX_POLLED; i++) {
 		if (st->sched[i].napi_id == id) {
 			if (!st->sched[i].sched_ns)
 				st->sched[i].sched_ns = now ? now : 1;
 			return;
 		}
-		if (!st->sched[i].napi_id && free == TP_NETRX_POLLED)
+		if (!st->sched[i].napi_id && free == TEEPROBE_NETRX_POLLED)
 			free = i;
 	}
-	if (free < TP_NETRX_POLLED) {
+	if (free < TEEPROBE_NETRX_POLLED) {
 		st->sched[free].napi_id = id;
 		st->sched[free].sched_ns = now ? now : 1;
 	}
 }
 
 /* netrx_sched_of - when napi @id was scheduled and not polled since, or 0 */
-static u64 netrx_sched_of(const struct tp_netrx_cpu *st, unsigned int id)
+static u64 netrx_sched_of(const struct teeprobe_netrx_cpu *st, unsigned int id)
 {
 	unsigned int i;
 
-	for (i = 0; id && i < TP_NETRX_POLLED; i++)
+	for (i = 0; id && i < TEEPROBE_NETRX_POLLED; i++)
 		if (st->sched[i].napi_id == id)
 			return st->sched[i].sched_ns;
 	return 0;
 }
 
-/* tp_softirq_raise - NET_RX was raised (hard irq, or NET_RX itself) */
-static void tp_softirq_raise(void *data, unsigned int vec_nr)
+/* netrx_softirq_raise - NET_RX was raised (hard irq, or NET_RX itself) */
+static void netrx_softirq_raise(void *data, unsigned int vec_nr)
 {
-	struct tp_netrx_cpu *st;
+	struct teeprobe_netrx_cpu *st;
 	unsigned long flags;
 	u64 now = 0;
 
@@ -222,10 +222,10 @@ static void tp_softirq_raise(void *data, unsigned int vec_nr)
 	local_irq_restore(flags);
 }
 
-/* tp_softirq_entry - net_rx_action starts on this CPU */
-static void tp_softirq_entry(void *data, unsigned int vec_nr)
+/* netrx_softirq_entry - net_rx_action starts on this CPU */
+static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 {
-	struct tp_netrx_cpu *st;
+	struct teeprobe_netrx_cpu *st;
 	unsigned long flags;
 	u64 now, tee;
 
@@ -268,10 +268,10 @@ static void tp_softirq_entry(void *data, unsigned int vec_nr)
 	local_irq_restore(flags);
 }
 
-/* tp_softirq_exit - net_rx_action returned */
-static void tp_softirq_exit(void *data, unsigned int vec_nr)
+/* netrx_softirq_exit - net_rx_action returned */
+static void netrx_softirq_exit(void *data, unsigned int vec_nr)
 {
-	struct tp_netrx_cpu *st;
+	struct teeprobe_netrx_cpu *st;
 	unsigned long flags;
 	u64 now, run_ns;
 
@@ -298,19 +298,19 @@ out:
  * of that napi handled later in the run came after it (the poll took all
  * the packets there were), not at the run's raise
  */
-static void netrx_polled(struct tp_netrx_cpu *st, unsigned int id)
+static void netrx_polled(struct teeprobe_netrx_cpu *st, unsigned int id)
 {
 	u64 now = teeprobe_now_ns();
 	unsigned int i;
 
-	for (i = 0; i < TP_NETRX_POLLED; i++)
+	for (i = 0; i < TEEPROBE_NETRX_POLLED; i++)
 		if (st->sched[i].napi_id == id)
 			st->sched[i].sched_ns = 0;	/* its interrupt is served */
 	for (i = 0; i < st->npolled; i++)
 		if (st->polled[i].napi_id == id)
 			break;
 	if (i == st->npolled) {
-		if (i == TP_NETRX_POLLED)
+		if (i == TEEPROBE_NETRX_POLLED)
 			return;		/* more napis than kept: the run's raise */
 		st->polled[i].napi_id = id;
 		st->npolled++;
@@ -318,11 +318,11 @@ static void netrx_polled(struct tp_netrx_cpu *st, unsigned int id)
 	st->polled[i].end_ns = now;
 }
 
-/* tp_napi_poll - one napi instance was polled and did @work packets */
-static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
+/* netrx_napi_poll - one napi instance was polled and did @work packets */
+static void netrx_napi_poll(void *data, struct napi_struct *napi, int work,
 			 int budget)
 {
-	struct tp_netrx_cpu *st;
+	struct teeprobe_netrx_cpu *st;
 	unsigned long flags;
 	u64 packets = work > 0 ? work : 0;
 
@@ -363,7 +363,7 @@ static void tp_napi_poll(void *data, struct napi_struct *napi, int work,
  */
 u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id)
 {
-	const struct tp_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
+	const struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	u64 entry = READ_ONCE(st->entry_ns), sched;
 	s64 delay = READ_ONCE(st->run_delay_ns);
 	unsigned int i;
@@ -380,10 +380,10 @@ u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id)
 }
 
 static struct teeprobe_hook netrx_hooks[] = {
-	{ .name = "softirq_raise", .probe = tp_softirq_raise },
-	{ .name = "softirq_entry", .probe = tp_softirq_entry },
-	{ .name = "softirq_exit", .probe = tp_softirq_exit },
-	{ .name = "napi_poll", .probe = tp_napi_poll },
+	{ .name = "softirq_raise", .probe = netrx_softirq_raise },
+	{ .name = "softirq_entry", .probe = netrx_softirq_entry },
+	{ .name = "softirq_exit", .probe = netrx_softirq_exit },
+	{ .name = "napi_poll", .probe = netrx_napi_poll },
 };
 
 /* ---- window flush ------------------------------------------------------- */
@@ -394,7 +394,7 @@ static struct teeprobe_hook netrx_hooks[] = {
  */
 static void netrx_flush(u64 len)
 {
-	struct tp_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
+	struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	struct teeprobe_window closed;
 
 	if (teeprobe_window_flush(&st->window, teeprobe_now_ns(), len, &closed))
@@ -415,7 +415,7 @@ static struct teeprobe_window *netrx_window_of(int cpu)
  */
 static void netrx_reset_cpu(int cpu)
 {
-	struct tp_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
+	struct teeprobe_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
 
 	memset(&st->total, 0, sizeof(st->total));
 	memset(&st->inline_delay, 0, sizeof(st->inline_delay));
@@ -469,7 +469,7 @@ static void netrx_show_stats(struct seq_file *m)
 	}
 	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns tee_runs tee_delay_sum_ns\n");
 	for_each_possible_cpu(cpu) {
-		struct tp_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
+		struct teeprobe_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
 
 		c = st->total;
 		h[0] = st->inline_delay;
@@ -491,11 +491,11 @@ static void netrx_show_hist(struct seq_file *m)
 {
 	teeprobe_seq_hist_header(m, "hist");
 	teeprobe_seq_hist_rows(m, "inline_delay", netrx_cpu,
-			       offsetof(struct tp_netrx_cpu, inline_delay));
+			       offsetof(struct teeprobe_netrx_cpu, inline_delay));
 	teeprobe_seq_hist_rows(m, "ksoftirqd_delay", netrx_cpu,
-			       offsetof(struct tp_netrx_cpu, ksoftirqd_delay));
+			       offsetof(struct teeprobe_netrx_cpu, ksoftirqd_delay));
 	teeprobe_seq_hist_rows(m, "run", netrx_cpu,
-			       offsetof(struct tp_netrx_cpu, run));
+			       offsetof(struct teeprobe_netrx_cpu, run));
 	teeprobe_seq_hist_trailer(m);
 }
 
@@ -515,19 +515,19 @@ static struct teeprobe_part netrx_part = {
 	.nr_files = ARRAY_SIZE(netrx_files),
 };
 
-/* teeprobe_softirq_init - attach the probes, register the part */
-int teeprobe_softirq_init(void)
+/* teeprobe_netrx_init - attach the probes, register the part */
+int teeprobe_netrx_init(void)
 {
 	int ret;
 
-	netrx_cpu = teeprobe_alloc_percpu(sizeof(struct tp_netrx_cpu),
-					  __alignof__(struct tp_netrx_cpu));
+	netrx_cpu = teeprobe_alloc_percpu(sizeof(struct teeprobe_netrx_cpu),
+					  __alignof__(struct teeprobe_netrx_cpu));
 	if (!netrx_cpu)
 		return -ENOMEM;
 	ret = teeprobe_hooks_attach("netrx", netrx_hooks,
 				    ARRAY_SIZE(netrx_hooks));
 	if (ret) {
-		teeprobe_free_percpu(netrx_cpu, sizeof(struct tp_netrx_cpu));
+		teeprobe_free_percpu(netrx_cpu, sizeof(struct teeprobe_netrx_cpu));
 		netrx_cpu = NULL;
 		return ret;
 	}
@@ -535,13 +535,13 @@ int teeprobe_softirq_init(void)
 	return 0;
 }
 
-/* teeprobe_softirq_exit - detach, then emit the windows still open */
-void teeprobe_softirq_exit(void)
+/* teeprobe_netrx_exit - detach, then emit the windows still open */
+void teeprobe_netrx_exit(void)
 {
 	teeprobe_hooks_detach(netrx_hooks, ARRAY_SIZE(netrx_hooks));
 	tracepoint_synchronize_unregister();
 	/* Nothing updates the windows any more: it closes them. */
 	teeprobe_part_unregister(&netrx_part);
-	teeprobe_free_percpu(netrx_cpu, sizeof(struct tp_netrx_cpu));
+	teeprobe_free_percpu(netrx_cpu, sizeof(struct teeprobe_netrx_cpu));
 	netrx_cpu = NULL;
 }
