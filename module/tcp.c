@@ -2,35 +2,20 @@
 /*
  * tcp.c - the third link of the chain: where does a TCP handshake's time go?
  *
- * Server side, per listening port:
- *
- *   SYN -> SYN/ACK        tcp_conn_request to the first send_synack of its
- *                         request socket: the server's own processing
- *   SYN/ACK -> final ACK  to syn_recv_sock making the child: a round trip
- *   final ACK -> accept   to inet_csk_accept returning the child: the
- *                         accept-queue wait, long when workers are busy
- *
- * Client side: sock:inet_sock_set_state SYN_SENT -> ESTABLISHED, and the
- * whole connect() call that waited for it (inet_stream_connect). Also
- * counted: SYNs answered by no SYN/ACK, listen-queue overflows (at the SYN
- * and at the final ACK), SYN/ACK retransmits (tcp:tcp_retransmit_synack),
- * syncookies, and request sockets freed before they made a child.
- * compat.h lists the probed symbols and why they are stable.
+ * The TCP part's common half: tcp_server.c times the server's phases (SYN
+ * -> SYN/ACK -> final ACK -> accept), tcp_client.c the client's (SYN_SENT
+ * -> ESTABLISHED, the connect() call); this file keeps what they count,
+ * attaches their hooks, and shows it all in debugfs. Also counted: SYNs
+ * answered by no SYN/ACK (syns less synacks and syncookies), listen-queue
+ * overflows (at the SYN and at the final ACK), SYN/ACK retransmits
+ * (tcp:tcp_retransmit_synack), syncookies, and request sockets freed
+ * before they made a child. compat.h lists the probed symbols and why
+ * they are stable.
  *
  * A handshake in flight is an entry of a bounded table (tcp_table.h) keyed
  * by its request socket, then by its child socket (client: its socket).
  * The table is allocated at load (tcp_table_size entries); when it has no
  * room a handshake is counted as untracked and nothing is allocated.
- *
- * The server side is seen at function entries (fhook.h: ftrace callbacks,
- * which nest across contexts, where kprobes would miss the SYNs of a
- * softirq that interrupts another kprobe's handler). The SYN -> SYN/ACK
- * step happens inside one tcp_conn_request call on one CPU: its hook
- * publishes the SYN being served, per CPU and context, and the send_synack
- * hook pairs the SYN/ACK with it by the SYN's skb, which tcp_conn_request
- * passes on. SYNs answered by no SYN/ACK are the rest: syns less synacks
- * and syncookies. Each handshake also carries its own packets' waits for
- * NET_RX (netrx.c): the SYN's and the final ACK's.
  *
  * Counters and histograms are per CPU and per port (the listening port on
  * the server, the remote port on the client), updated with interrupts
@@ -66,12 +51,8 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "compat.h"
-#include "fhook.h"
 #include "hist.h"
-#include "tcp.h"
-#include "tcp_table.h"
-#include "teeprobe.h"
+#include "tcp_part.h"
 #include "trace.h"
 #include "window.h"
 
@@ -150,14 +131,6 @@ MODULE_PARM_DESC(tcp_timeout_s, "seconds after which a handshake never seen to f
 #define TEEPROBE_TCP_SPARE		1
 #define TEEPROBE_TCP_EXPIRE_NS	NSEC_PER_SEC	/* expiry pass at most this often */
 
-/* Table keys: the socket's address with its kind in the low bits */
-enum teeprobe_tcp_kind {
-	TEEPROBE_TCP_KEY_REQ = 1,	/* a request socket, server side */
-	TEEPROBE_TCP_KEY_CHILD = 2,	/* its child socket, until accept() */
-	TEEPROBE_TCP_KEY_CLIENT = 3,	/* a connecting socket */
-	TEEPROBE_TCP_KEY_CALL = 4,	/* a socket in a connect() call */
-};
-
 struct teeprobe_tcp_cpu {
 	u64 port[TEEPROBE_TCP_PORTS][TEEPROBE_TCP_COUNTERS];	/* since load/reset */
 	u64 phases_lost;		/* phases of a slot without its block */
@@ -170,42 +143,23 @@ struct teeprobe_tcp_phases {
 	struct teeprobe_hist phase[TEEPROBE_TCP_PHASES];
 };
 
-/*
- * The SYN tcp_conn_request serves on this CPU, in softirq context or in
- * process context (a listener's backlog, processed as its owner releases
- * it, which a softirq can interrupt): one per context
- */
-struct teeprobe_tcp_syn {
-	const struct sock *listener;
-	const struct sk_buff *skb;
-	u64 syn_ns;
-	u32 wait_ns;		/* its wait for NET_RX */
-	unsigned int slot;
-	bool answered;
-};
-
 static struct teeprobe_tcp_cpu __percpu *tcp_cpu;
 /* Each port's counters and phases on each CPU, since load or reset */
 static struct teeprobe_tcp_phases __percpu *tcp_phases[TEEPROBE_TCP_PORTS];
 static DEFINE_MUTEX(tcp_grow_lock);	/* serializes tcp_phases' growth */
 static struct work_struct tcp_grow_work;
 static struct irq_work tcp_grow_irq;
-static DEFINE_PER_CPU(struct teeprobe_tcp_syn, tcp_syn_now[2]);
-/* the final ACK's wait, from syn_recv_sock's hook to hashdance's */
-static DEFINE_PER_CPU(u32, tcp_ack_wait_now[2]);
 static u32 tcp_ports[TEEPROBE_TCP_PORTS];
-static struct teeprobe_tcp_table tcp_table;
+/* The handshakes in flight (tcp_table.h) */
+struct teeprobe_tcp_table teeprobe_tcp_handshakes;
 static struct teeprobe_tcp_bucket *tcp_buckets;
 static u64 tcp_last_expire_ns;
 
-/* tcp_key - the table key of @p as a @kind */
-static unsigned long tcp_key(const void *p, enum teeprobe_tcp_kind kind)
-{
-	return (unsigned long)p | kind;
-}
-
-/* port_slot - the counters slot of @port: its own, or 0 when all are taken */
-static unsigned int port_slot(u16 port)
+/*
+ * teeprobe_tcp_port_slot - the counters slot of @port: its own, or 0 when
+ * all are taken
+ */
+unsigned int teeprobe_tcp_port_slot(u16 port)
 {
 	unsigned int i;
 	u32 v;
@@ -269,11 +223,11 @@ static struct teeprobe_tcp_cpu *tcp_this_cpu(u64 now)
 }
 
 /*
- * tcp_account - count @counter for port @slot at @now (the caller's clock
+ * teeprobe_tcp_account - count @counter for port @slot at @now (the caller's clock
  * reading: most have one) and add the phases of @phase_ns whose bit is set
  * in @phases
  */
-static void tcp_account(u64 now, unsigned int slot,
+void teeprobe_tcp_account(u64 now, unsigned int slot,
 		       enum teeprobe_tcp_counter counter, const u64 *phase_ns,
 		       unsigned long phases)
 {
@@ -301,29 +255,26 @@ static void tcp_account(u64 now, unsigned int slot,
 	}
 	local_irq_restore(flags);
 }
-NOKPROBE_SYMBOL(tcp_account);
+NOKPROBE_SYMBOL(teeprobe_tcp_account);
 
-/* tcp_count_at - count one @counter for port @slot at @now */
-static void tcp_count_at(u64 now, unsigned int slot,
+/* teeprobe_tcp_count_at - count one @counter for port @slot at @now */
+void teeprobe_tcp_count_at(u64 now, unsigned int slot,
 			enum teeprobe_tcp_counter counter)
 {
-	tcp_account(now, slot, counter, NULL, 0);
+	teeprobe_tcp_account(now, slot, counter, NULL, 0);
 }
 
-/* tcp_count - count one @counter for port @slot, now */
-static void tcp_count(unsigned int slot, enum teeprobe_tcp_counter counter)
+/* teeprobe_tcp_count - count one @counter for port @slot, now */
+void teeprobe_tcp_count(unsigned int slot, enum teeprobe_tcp_counter counter)
 {
-	tcp_count_at(teeprobe_now_ns(), slot, counter);
+	teeprobe_tcp_count_at(teeprobe_now_ns(), slot, counter);
 }
 
-/* since - @to - @from, 0 when either is unknown or time ran backwards */
-static u64 since(u64 from, u64 to)
-{
-	return from ? teeprobe_ns_delta(from, to) : 0;
-}
-
-/* tcp_addrs_of - the endpoints of @sk, stored as sock:inet_sock_set_state does */
-static void tcp_addrs_of(const struct sock *sk, struct teeprobe_tcp_addrs *a)
+/*
+ * teeprobe_tcp_addrs_of - the endpoints of @sk, stored as
+ * sock:inet_sock_set_state does
+ */
+void teeprobe_tcp_addrs_of(const struct sock *sk, struct teeprobe_tcp_addrs *a)
 {
 	struct in6_addr v6;
 
@@ -346,480 +297,46 @@ static void tcp_addrs_of(const struct sock *sk, struct teeprobe_tcp_addrs *a)
 	memcpy(a->daddr_v6, &v6, sizeof(a->daddr_v6));
 }
 
-/*
- * packet_napi - the napi that received @skb, 0 if unknown: the kernel's
- * skb_napi_id() is the id only when it was set (it shares its place with
- * the sending CPU's number, below MIN_NAPI_ID)
- */
-static unsigned int packet_napi(const struct sk_buff *skb)
-{
-	unsigned int id = skb ? skb_napi_id(skb) : 0;
-
-	return id > NR_CPUS ? id : 0;
-}
-
-/* wait32 - a wait in ns as the table keeps it, saturated */
-static u32 wait32(u64 ns)
-{
-	return ns > U32_MAX ? U32_MAX : (u32)ns;
-}
-
-/* syn_now - this CPU's SYN being served in the current context */
-static struct teeprobe_tcp_syn *syn_now(void)
-{
-	return this_cpu_ptr(&tcp_syn_now[in_serving_softirq() ? 1 : 0]);
-}
-
-/* ---- server side: hooks ------------------------------------------------ */
-
-/* conn_request_hook - a SYN reaches a listener: publish it on this CPU */
-static void conn_request_hook(struct pt_regs *regs)
-{
-	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_CONN_REQUEST_ARG_SK);
-	struct teeprobe_tcp_syn *syn = syn_now();
-	u64 now = teeprobe_now_ns();
-
-	syn->listener = sk;
-	syn->skb = (const struct sk_buff *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_CONN_REQUEST_ARG_SKB);
-	syn->syn_ns = now;
-	syn->wait_ns = wait32(teeprobe_netrx_packet_wait_ns(now, packet_napi(syn->skb)));
-	syn->slot = port_slot(sk->sk_num);
-	syn->answered = false;
-	tcp_count_at(now, syn->slot, TEEPROBE_TCP_SYNS);
-	/* tcp_conn_request drops a SYN that finds the accept queue full. */
-	if (sk_acceptq_is_full(sk))
-		tcp_count_at(now, syn->slot, TEEPROBE_TCP_LISTEN_OVERFLOWS);
-}
-NOKPROBE_SYMBOL(conn_request_hook);
-
-/*
- * send_synack_hook - a SYN/ACK leaves. The first one of a request socket is
- * sent from inside tcp_conn_request with the SYN's skb; retransmits have
- * none (their tracepoint counts them) and are left alone here.
- */
-static void send_synack_hook(struct pt_regs *regs)
-{
-	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_SEND_SYNACK_ARG_SK);
-	const struct request_sock *req = (const struct request_sock *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_SEND_SYNACK_ARG_REQ);
-	int type = (int)regs_get_kernel_argument(regs, TEEPROBE_TCP_SEND_SYNACK_ARG_TYPE);
-	const struct sk_buff *syn_skb = (const struct sk_buff *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_SEND_SYNACK_ARG_SYN_SKB);
-	struct teeprobe_tcp_syn *syn = syn_now();
-	struct teeprobe_tcp_hs hs = {};
-
-	if (!syn_skb)
-		return;
-	if (syn->skb != syn_skb || syn->answered) {
-		/* Its SYN came before teeprobe's hook: not followed. */
-		if (type == TCP_SYNACK_NORMAL)
-			tcp_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACKS);
-		return;
-	}
-	syn->answered = true;
-	if (type == TCP_SYNACK_COOKIE) {
-		tcp_count(syn->slot, TEEPROBE_TCP_SYNCOOKIES);
-		return;
-	}
-	hs.synack_ns = teeprobe_now_ns();
-	tcp_count_at(hs.synack_ns, syn->slot, TEEPROBE_TCP_SYNACKS);
-	if (type != TCP_SYNACK_NORMAL)
-		return;	/* Fast Open: its child exists already */
-	hs.syn_ns = syn->syn_ns;
-	hs.syn_wait_ns = syn->wait_ns;
-	hs.port = syn->listener->sk_num;
-	/* No room: the table counts it, accept() will count it untracked. */
-	teeprobe_tcp_table_insert(&tcp_table, tcp_key(req, TEEPROBE_TCP_KEY_REQ),
-				  hs.synack_ns, &hs);
-}
-NOKPROBE_SYMBOL(send_synack_hook);
-
-/*
- * syn_recv_sock_hook - a final ACK is about to make a child socket: it
- * makes none if the accept queue is full (the first thing
- * tcp_v{4,6}_syn_recv_sock checks), and that is a listen overflow. The
- * ACK's wait for NET_RX is kept for the hashdance hook that follows on
- * this CPU, in this context, which has no skb.
- */
-static void syn_recv_sock_hook(struct pt_regs *regs)
-{
-	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_SYN_RECV_SOCK_ARG_SK);
-	const struct sk_buff *skb = (const struct sk_buff *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_SYN_RECV_SOCK_ARG_SKB);
-
-	this_cpu_write(tcp_ack_wait_now[in_serving_softirq() ? 1 : 0],
-		       wait32(teeprobe_netrx_packet_wait_ns(teeprobe_now_ns(),
-							    packet_napi(skb))));
-	if (sk_acceptq_is_full(sk))
-		tcp_count(port_slot(sk->sk_num), TEEPROBE_TCP_LISTEN_OVERFLOWS);
-}
-NOKPROBE_SYMBOL(syn_recv_sock_hook);
-
-/*
- * syn_recv_sock_v6_hook - the same for IPv6; an IPv4 packet to an IPv6
- * listener is handed on to tcp_v4_syn_recv_sock, whose hook counts it
- */
-static void syn_recv_sock_v6_hook(struct pt_regs *regs)
-{
-	const struct sk_buff *skb = (const struct sk_buff *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_SYN_RECV_SOCK_ARG_SKB);
-
-	if (!skb || skb->protocol != htons(ETH_P_IP))
-		syn_recv_sock_hook(regs);
-}
-NOKPROBE_SYMBOL(syn_recv_sock_v6_hook);
-
-/*
- * hashdance_hook - inet_csk_complete_hashdance: the final ACK made @child
- * for @req and it goes to the accept queue, if this CPU owns the request
- * (another CPU that won the race for it keeps its own child). The request
- * socket's entry moves to the child.
- */
-static void hashdance_hook(struct pt_regs *regs)
-{
-	const struct sock *sk = (const struct sock *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_HASHDANCE_ARG_SK);
-	const struct sock *child = (const struct sock *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_HASHDANCE_ARG_CHILD);
-	const struct request_sock *req = (const struct request_sock *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_HASHDANCE_ARG_REQ);
-	/* A bool argument: its register's upper bits are undefined. */
-	bool own_req = (u8)regs_get_kernel_argument(regs, TEEPROBE_TCP_HASHDANCE_ARG_OWN_REQ);
-	unsigned int slot = port_slot(sk->sk_num);
-	struct teeprobe_tcp_hs hs;
-	u64 now;
-
-	if (!own_req || !child)
-		return;
-	now = teeprobe_now_ns();
-	tcp_count_at(now, slot, TEEPROBE_TCP_CHILDREN);
-	if (!teeprobe_tcp_table_take(&tcp_table, tcp_key(req, TEEPROBE_TCP_KEY_REQ), &hs))
-		return;
-	hs.ack_ns = now;
-	hs.ack_wait_ns = this_cpu_read(tcp_ack_wait_now[in_serving_softirq() ? 1 : 0]);
-	teeprobe_tcp_table_insert(&tcp_table, tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
-				  now, &hs);
-}
-NOKPROBE_SYMBOL(hashdance_hook);
-
-/*
- * accept_done - accept() hands out @child: its handshake is complete. It
- * counts whether followed or not (its phases then are unknown: the table
- * had no room, or a probe missed a step).
- */
-static void accept_done(const struct sock *child)
-{
-	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
-	struct teeprobe_tcp_addrs addrs;
-	struct teeprobe_tcp_hs hs;
-	unsigned int slot;
-	u64 now;
-
-	/* In accept(): this thread takes connections from the queue. */
-	if (!in_interrupt())
-		teeprobe_acceptor_mark(current);
-	if (!teeprobe_tcp_table_take(&tcp_table, tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
-				     &hs)) {
-		slot = port_slot(child->sk_num);
-		tcp_count(slot, TEEPROBE_TCP_ACCEPTED);
-		tcp_count(slot, TEEPROBE_TCP_UNTRACKED);
-		return;
-	}
-	now = teeprobe_now_ns();
-	phase_ns[TEEPROBE_TCP_SYN_SYNACK] = since(hs.syn_ns, hs.synack_ns);
-	phase_ns[TEEPROBE_TCP_SYNACK_ACK] = since(hs.synack_ns, hs.ack_ns);
-	phase_ns[TEEPROBE_TCP_ACK_ACCEPT] = since(hs.ack_ns, now);
-	phase_ns[TEEPROBE_TCP_SYN_WAIT] = hs.syn_wait_ns;
-	phase_ns[TEEPROBE_TCP_ACK_WAIT] = hs.ack_wait_ns;
-	tcp_account(now, port_slot(hs.port), TEEPROBE_TCP_ACCEPTED, phase_ns,
-		   BIT(TEEPROBE_TCP_SYN_SYNACK) | BIT(TEEPROBE_TCP_SYNACK_ACK) |
-		   BIT(TEEPROBE_TCP_ACK_ACCEPT) | BIT(TEEPROBE_TCP_SYN_WAIT) |
-		   BIT(TEEPROBE_TCP_ACK_WAIT));
-	if (trace_teeprobe_tcp_handshake_enabled()) {
-		tcp_addrs_of(child, &addrs);
-		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_SERVER, &addrs,
-					     phase_ns[TEEPROBE_TCP_SYN_SYNACK],
-					     phase_ns[TEEPROBE_TCP_SYNACK_ACK],
-					     phase_ns[TEEPROBE_TCP_ACK_ACCEPT],
-					     0, 0, hs.synack_retrans,
-					     hs.syn_wait_ns, hs.ack_wait_ns);
-	}
-}
-
-/*
- * reqsk_freed - request socket @req is freed: with no child, a request
- * still in the table was dropped (timed out, reset, listener closed).
- *
- * With a child it says nothing of accept(): the SYN/ACK's skb holds a
- * reference to its request socket until the NIC is done with it, so the
- * last reference can go long after accept() (at the next transmit's
- * cleanup, in softirq) and after the child was closed. Only the child a
- * closing listener forgot (inet_child_forget() orphaned it) is taken out:
- * no accept() will ever hand it out. (One accept() returns is alive: not
- * orphaned, whether reset or not.)
- */
-static void reqsk_freed(const struct request_sock *req)
-{
-	const struct sock *child = READ_ONCE(req->sk);
-	struct teeprobe_tcp_hs hs;
-
-	/* Still there with a child: syn_recv_sock's probe missed it. */
-	if (teeprobe_tcp_table_take(&tcp_table, tcp_key(req, TEEPROBE_TCP_KEY_REQ), &hs) &&
-	    !child)
-		tcp_count(port_slot(hs.port), TEEPROBE_TCP_REQ_DROPS);
-	if (child && sock_flag(child, SOCK_DEAD))
-		teeprobe_tcp_table_take(&tcp_table, tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
-					&hs);
-}
-
-/* reqsk_destructor_hook - a request socket's destructor is called */
-static void reqsk_destructor_hook(struct pt_regs *regs)
-{
-	reqsk_freed((const struct request_sock *)regs_get_kernel_argument(regs, 0));
-}
-NOKPROBE_SYMBOL(reqsk_destructor_hook);
-
-/* ---- tracepoints ---------------------------------------------------------- */
-
-/* teeprobe_retransmit_synack - a SYN/ACK is sent again */
-static void teeprobe_retransmit_synack(TEEPROBE_TCP_RETRANSMIT_SYNACK_PROTO)
-{
-	tcp_count(port_slot(sk->sk_num), TEEPROBE_TCP_SYNACK_RETRANS);
-	teeprobe_tcp_table_count_retrans(&tcp_table, tcp_key(req, TEEPROBE_TCP_KEY_REQ));
-}
-
-/*
- * client_emit - the client handshake @hs of @sk ends at @now; @call_ns:
- * connect()
- */
-static void client_emit(u64 now, const struct sock *sk,
-			const struct teeprobe_tcp_hs *hs, u64 call_ns)
-{
-	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
-	struct teeprobe_tcp_addrs addrs;
-
-	if (call_ns) {
-		phase_ns[TEEPROBE_TCP_CONNECT_CALL] = call_ns;
-		tcp_account(now, port_slot(hs->port), TEEPROBE_TCP_CONNECT_CALLS,
-			   phase_ns, BIT(TEEPROBE_TCP_CONNECT_CALL));
-	}
-	if (trace_teeprobe_tcp_handshake_enabled()) {
-		tcp_addrs_of(sk, &addrs);
-		trace_teeprobe_tcp_handshake(TEEPROBE_TCP_CLIENT, &addrs, 0, 0, 0,
-					     since(hs->syn_ns, hs->ack_ns),
-					     call_ns, 0, 0, 0);
-	}
-}
-
-/*
- * client_syn_sent - @sk sends its SYN. Inside a connect() call teeprobe
- * follows (its entry is in the table), the handshake's event waits for the
- * call to return, so that it carries the call's time too.
- */
-static void client_syn_sent(const struct sock *sk)
-{
-	unsigned long key = tcp_key(sk, TEEPROBE_TCP_KEY_CLIENT);
-	struct teeprobe_tcp_hs hs = {};
-	unsigned int slot;
-	u64 now = teeprobe_now_ns();
-
-	/* A leftover of an earlier connect on this socket goes. */
-	teeprobe_tcp_table_take(&tcp_table, key, &hs);
-	hs = (struct teeprobe_tcp_hs){
-		.syn_ns = now,
-		.port = ntohs(sk->sk_dport),
-		.in_call = teeprobe_tcp_table_contains(&tcp_table,
-						       tcp_key(sk, TEEPROBE_TCP_KEY_CALL)),
-	};
-	slot = port_slot(hs.port);
-	tcp_count_at(now, slot, TEEPROBE_TCP_CONNECTS);
-	/* No room: the table counts it, ESTABLISHED counts it untracked. */
-	teeprobe_tcp_table_insert(&tcp_table, key, now, &hs);
-}
-
-/* client_syn_sent_left - @sk left SYN_SENT for @newstate */
-static void client_syn_sent_left(const struct sock *sk, int newstate)
-{
-	unsigned long key = tcp_key(sk, TEEPROBE_TCP_KEY_CLIENT);
-	u64 phase_ns[TEEPROBE_TCP_PHASES] = {};
-	struct teeprobe_tcp_slot *s;
-	struct teeprobe_tcp_hs hs;
-	unsigned long flags;
-	bool wait;
-	u64 now;
-
-	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
-	if (!s) {
-		/* Counted all the same, not timed: see accept_done. */
-		hs = (struct teeprobe_tcp_hs){ .port = ntohs(sk->sk_dport) };
-		if (newstate != TCP_ESTABLISHED) {
-			tcp_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
-			return;
-		}
-		tcp_count(port_slot(hs.port), TEEPROBE_TCP_CONNECTED);
-		tcp_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_UNTRACKED);
-		return;
-	}
-	now = teeprobe_now_ns();
-	hs = s->hs;
-	hs.ack_ns = now;
-	/* Established with a connect() call waiting: it reports at return. */
-	wait = newstate == TCP_ESTABLISHED && hs.in_call;
-	if (wait)
-		s->hs.ack_ns = now;
-	else
-		s->key = 0;
-	teeprobe_tcp_table_unlock(&tcp_table, key, flags);
-
-	if (newstate != TCP_ESTABLISHED) {
-		tcp_count(port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
-		return;
-	}
-	phase_ns[TEEPROBE_TCP_CONNECT] = since(hs.syn_ns, now);
-	tcp_account(now, port_slot(hs.port), TEEPROBE_TCP_CONNECTED, phase_ns,
-		   BIT(TEEPROBE_TCP_CONNECT));
-	if (!wait)
-		client_emit(now, sk, &hs, 0);
-}
-
-/* teeprobe_inet_sock_set_state - the client side: SYN_SENT -> ESTABLISHED */
-static void teeprobe_inet_sock_set_state(TEEPROBE_INET_SOCK_SET_STATE_PROTO)
-{
-	if (sk->sk_protocol != IPPROTO_TCP)
-		return;
-	if (newstate == TCP_SYN_SENT)
-		client_syn_sent(sk);
-	else if (oldstate == TCP_SYN_SENT)
-		client_syn_sent_left(sk, newstate);
-}
-
-/* What the inet_stream_connect kretprobe keeps between entry and return */
-struct teeprobe_tcp_connect {
-	const struct sock *sk;
-	u64 start_ns;
-};
-
-/* connect_entry - a connect() call starts: mark its socket in the table */
-static int connect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct teeprobe_tcp_connect *c = (struct teeprobe_tcp_connect *)ri->data;
-	const struct socket *sock = (const struct socket *)
-		regs_get_kernel_argument(regs, TEEPROBE_TCP_STREAM_CONNECT_ARG_SOCK);
-	struct teeprobe_tcp_hs hs = {};
-	unsigned long flags;
-
-	c->sk = sock ? READ_ONCE(sock->sk) : NULL;
-	if (!c->sk || c->sk->sk_protocol != IPPROTO_TCP)
-		return 1;	/* not followed: no return handler */
-	/* Process context: keep softirqs, and their kprobe hits, out. */
-	local_irq_save(flags);
-	c->start_ns = teeprobe_now_ns();
-	if (teeprobe_tcp_table_insert(&tcp_table, tcp_key(c->sk, TEEPROBE_TCP_KEY_CALL),
-				      c->start_ns, &hs) != TEEPROBE_TCP_INSERTED)
-		c->sk = NULL;	/* no room, or another thread's call */
-	local_irq_restore(flags);
-	return 0;
-}
-NOKPROBE_SYMBOL(connect_entry);
-
-/*
- * connect_return - the call returns. If it waited for ESTABLISHED, the
- * handshake is reported now; if it returned first (non-blocking), the
- * state change will report it.
- */
-static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct teeprobe_tcp_connect *c = (struct teeprobe_tcp_connect *)ri->data;
-	long ret = (long)regs_return_value(regs);
-	struct teeprobe_tcp_slot *s;
-	struct teeprobe_tcp_hs hs;
-	unsigned long irqs, flags, key;
-	bool done = false;
-	u64 now;
-
-	if (!c->sk)
-		return 0;
-	local_irq_save(irqs);
-	now = teeprobe_now_ns();
-	teeprobe_tcp_table_take(&tcp_table, tcp_key(c->sk, TEEPROBE_TCP_KEY_CALL), &hs);
-	key = tcp_key(c->sk, TEEPROBE_TCP_KEY_CLIENT);
-	s = teeprobe_tcp_table_find_lock(&tcp_table, key, &flags);
-	if (s) {
-		hs = s->hs;
-		done = hs.in_call && hs.ack_ns;
-		if (done)
-			s->key = 0;
-		else
-			s->hs.in_call = false;
-		teeprobe_tcp_table_unlock(&tcp_table, key, flags);
-	}
-	if (done)
-		client_emit(now, c->sk, &hs, ret ? 0 : since(c->start_ns, now));
-	local_irq_restore(irqs);
-	return 0;
-}
-NOKPROBE_SYMBOL(connect_return);
-
-/*
- * accept_return - inet_csk_accept returns: a child, or NULL with an error
- * (a signal, a non-blocking listener with an empty queue, a closed one)
- */
-static int accept_return(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	const struct sock *child = (const struct sock *)regs_return_value(regs);
-
-	if (child && !IS_ERR(child))
-		accept_done(child);
-	return 0;
-}
-NOKPROBE_SYMBOL(accept_return);
-
-static struct teeprobe_hook tcp_hooks[] = {
-	{ .name = "tcp_retransmit_synack", .probe = teeprobe_retransmit_synack },
-	{ .name = "inet_sock_set_state", .probe = teeprobe_inet_sock_set_state },
-};
-
 /* ---- the hooks and the kretprobes ------------------------------------------ */
 
-/* The server side, in the order a handshake meets them */
-static struct teeprobe_fhook tcp_fhooks[] = {
-	{ .symbol = TEEPROBE_TCP_CONN_REQUEST, .func = conn_request_hook },
-	{ .symbol = TEEPROBE_TCP_V4_SEND_SYNACK, .func = send_synack_hook },
-	{ .symbol = TEEPROBE_TCP_V6_SEND_SYNACK, .func = send_synack_hook,
-	  .optional = TEEPROBE_TCP_V6_OPTIONAL },
-	{ .symbol = TEEPROBE_TCP_V4_SYN_RECV_SOCK, .func = syn_recv_sock_hook },
-	{ .symbol = TEEPROBE_TCP_V6_SYN_RECV_SOCK, .func = syn_recv_sock_v6_hook,
-	  .optional = TEEPROBE_TCP_V6_OPTIONAL },
-	{ .symbol = TEEPROBE_TCP_HASHDANCE, .func = hashdance_hook },
-	{ .symbol = TEEPROBE_TCP_V4_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook },
-	{ .symbol = TEEPROBE_TCP_V6_REQSK_DESTRUCTOR, .func = reqsk_destructor_hook,
-	  .optional = TEEPROBE_TCP_V6_OPTIONAL },
+/* Each side's tracepoints, function hooks and kretprobes, the server first */
+static struct teeprobe_tcp_probes *const tcp_sides[] = {
+	&teeprobe_tcp_server,
+	&teeprobe_tcp_client,
 };
 
-/*
- * The server's accept() and the client's connect() calls: kretprobes
- * (their returns matter, and they sleep). They run in process context,
- * which no server hook minds.
- */
-struct teeprobe_tcp_probe {
-	const char *symbol;
-	kretprobe_handler_t entry;
-	kretprobe_handler_t ret;
-	size_t data_size;
-	bool attached;
-	int error;
-	struct kretprobe rp;
-};
+/* tcp_tracepoints_detach - detach the kernel tracepoints' probes */
+static void tcp_tracepoints_detach(void)
+{
+	unsigned int s;
 
-static struct teeprobe_tcp_probe tcp_probes[] = {
-	{ .symbol = TEEPROBE_TCP_INET_CSK_ACCEPT, .ret = accept_return },
-	{ .symbol = TEEPROBE_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
-	  .ret = connect_return, .data_size = sizeof(struct teeprobe_tcp_connect) },
-};
+	for (s = ARRAY_SIZE(tcp_sides); s--; )
+		teeprobe_hooks_detach(tcp_sides[s]->hooks,
+				      tcp_sides[s]->nr_hooks);
+}
+
+/* tcp_tracepoints_attach - attach every side's tracepoint probes, or none */
+static int tcp_tracepoints_attach(void)
+{
+	unsigned int s;
+	int ret;
+
+	for (s = 0; s < ARRAY_SIZE(tcp_sides); s++) {
+		ret = teeprobe_hooks_attach("tcp", tcp_sides[s]->hooks,
+					    tcp_sides[s]->nr_hooks);
+		if (ret)
+			goto out_detach;
+	}
+	return 0;
+
+out_detach:
+	while (s--)
+		teeprobe_hooks_detach(tcp_sides[s]->hooks,
+				      tcp_sides[s]->nr_hooks);
+	/* as teeprobe_hooks_attach does: the caller frees what they used */
+	tracepoint_synchronize_unregister();
+	return ret;
+}
 
 /* tcp_probe_attach - register @p; a missing symbol is reported, not fatal */
 static void tcp_probe_attach(struct teeprobe_tcp_probe *p)
@@ -850,23 +367,29 @@ static void tcp_probe_detach(struct teeprobe_tcp_probe *p)
 	p->attached = false;
 }
 
+/* tcp_probe_show - a kretprobe's line of tcp_probes */
+static void tcp_probe_show(struct seq_file *m,
+			   const struct teeprobe_tcp_probe *p)
+{
+	seq_printf(m, "%s kretprobe %s %d %lu\n", p->symbol,
+		   p->attached ? "attached" :
+		   p->error == -ENOENT ? "not-found" : "failed",
+		   p->error, p->attached ?
+		   p->rp.nmissed + p->rp.kp.nmissed : 0UL);
+}
+
 /* tcp_show_probes - tcp_probes: each hook, its state, nmissed */
 static void tcp_show_probes(struct seq_file *m)
 {
-	unsigned int i;
+	unsigned int s, i;
 
 	seq_puts(m, "# symbol type state error nmissed\n");
-	for (i = 0; i < ARRAY_SIZE(tcp_fhooks); i++)
-		teeprobe_fhook_show(m, &tcp_fhooks[i]);
-	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++) {
-		const struct teeprobe_tcp_probe *p = &tcp_probes[i];
-
-		seq_printf(m, "%s kretprobe %s %d %lu\n", p->symbol,
-			   p->attached ? "attached" :
-			   p->error == -ENOENT ? "not-found" : "failed",
-			   p->error, p->attached ?
-			   p->rp.nmissed + p->rp.kp.nmissed : 0UL);
-	}
+	for (s = 0; s < ARRAY_SIZE(tcp_sides); s++)
+		for (i = 0; i < tcp_sides[s]->nr_fhooks; i++)
+			teeprobe_fhook_show(m, &tcp_sides[s]->fhooks[i]);
+	for (s = 0; s < ARRAY_SIZE(tcp_sides); s++)
+		for (i = 0; i < tcp_sides[s]->nr_probes; i++)
+			tcp_probe_show(m, &tcp_sides[s]->probes[i]);
 }
 
 /* ---- window flush and table expiry ------------------------------------- */
@@ -897,7 +420,7 @@ static struct teeprobe_window *tcp_window_of(int cpu)
 static void tcp_tick(u64 now)
 {
 	if (teeprobe_ns_delta(tcp_last_expire_ns, now) >= TEEPROBE_TCP_EXPIRE_NS) {
-		teeprobe_tcp_table_expire(&tcp_table, now);
+		teeprobe_tcp_table_expire(&teeprobe_tcp_handshakes, now);
 		tcp_last_expire_ns = now;
 	}
 }
@@ -926,7 +449,7 @@ static void tcp_reset_cpu(int cpu)
  */
 static void tcp_reset_counts(void)
 {
-	teeprobe_tcp_table_reset_counts(&tcp_table);
+	teeprobe_tcp_table_reset_counts(&teeprobe_tcp_handshakes);
 }
 
 static const char * const tcp_counter_names[] = { TEEPROBE_TCP_COUNTER_NAMES };
@@ -1034,7 +557,7 @@ static void tcp_show_stats(struct seq_file *m)
 		    !counts_empty(sum[slot].count))
 			show_counts_line(m, "all", port, sum[slot].count);
 	kvfree(sum);
-	teeprobe_tcp_table_stats(&tcp_table, &ts);
+	teeprobe_tcp_table_stats(&teeprobe_tcp_handshakes, &ts);
 	seq_printf(m, "# table_size %u\n", tcp_table_size);
 	seq_printf(m, "# table_in_use %llu\n", ts.in_use);
 	seq_printf(m, "# table_expired %llu\n", ts.expired);
@@ -1127,20 +650,41 @@ static struct teeprobe_part tcp_part = {
 /* tcp_detach_all - unregister every hook and probe, then forget the SYNs */
 static void tcp_detach_all(void)
 {
-	unsigned int i;
-	int cpu;
+	unsigned int s, i;
 
-	for (i = ARRAY_SIZE(tcp_probes); i--; )
-		tcp_probe_detach(&tcp_probes[i]);
+	for (s = ARRAY_SIZE(tcp_sides); s--; )
+		for (i = tcp_sides[s]->nr_probes; i--; )
+			tcp_probe_detach(&tcp_sides[s]->probes[i]);
 	/*
 	 * In reverse: send_synack's hook reads the SYN that tcp_conn_request's
 	 * publishes; it goes first.
 	 */
-	for (i = ARRAY_SIZE(tcp_fhooks); i--; )
-		teeprobe_fhook_detach(&tcp_fhooks[i]);
+	for (s = ARRAY_SIZE(tcp_sides); s--; )
+		for (i = tcp_sides[s]->nr_fhooks; i--; )
+			teeprobe_fhook_detach(&tcp_sides[s]->fhooks[i]);
 	/* Unregistering waited for the callbacks: no one reads these. */
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(tcp_syn_now, cpu), 0, sizeof(tcp_syn_now));
+	teeprobe_tcp_server_forget();
+}
+
+/* tcp_fhook_required - 0 if @h is attached or may be missing, else why */
+static int tcp_fhook_required(const struct teeprobe_fhook *h)
+{
+	if (h->attached || (h->optional && h->error == -ENOENT))
+		return 0;
+	pr_err("tcp: cannot hook %s (error %d)%s: the handshake's phases need it\n",
+	       h->symbol, h->error,
+	       h->error == -ENOENT ? ", not in this kernel or not traceable" : "");
+	return h->error ?: -ENOENT;
+}
+
+/* tcp_probe_required - 0 if @p is attached, else why */
+static int tcp_probe_required(const struct teeprobe_tcp_probe *p)
+{
+	if (p->attached)
+		return 0;
+	pr_err("tcp: cannot probe %s (error %d): the handshake's phases need it\n",
+	       p->symbol, p->error);
+	return p->error ?: -ENOENT;
 }
 
 /*
@@ -1151,27 +695,21 @@ static void tcp_detach_all(void)
  */
 static int tcp_hooks_required(void)
 {
-	unsigned int i;
+	unsigned int s, i;
+	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(tcp_fhooks); i++) {
-		struct teeprobe_fhook *h = &tcp_fhooks[i];
-
-		if (h->attached || (h->optional && h->error == -ENOENT))
-			continue;
-		pr_err("tcp: cannot hook %s (error %d)%s: the handshake's phases need it\n",
-		       h->symbol, h->error,
-		       h->error == -ENOENT ? ", not in this kernel or not traceable" : "");
-		return h->error ?: -ENOENT;
-	}
-	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++) {
-		struct teeprobe_tcp_probe *p = &tcp_probes[i];
-
-		if (p->attached)
-			continue;
-		pr_err("tcp: cannot probe %s (error %d): the handshake's phases need it\n",
-		       p->symbol, p->error);
-		return p->error ?: -ENOENT;
-	}
+	for (s = 0; s < ARRAY_SIZE(tcp_sides); s++)
+		for (i = 0; i < tcp_sides[s]->nr_fhooks; i++) {
+			ret = tcp_fhook_required(&tcp_sides[s]->fhooks[i]);
+			if (ret)
+				return ret;
+		}
+	for (s = 0; s < ARRAY_SIZE(tcp_sides); s++)
+		for (i = 0; i < tcp_sides[s]->nr_probes; i++) {
+			ret = tcp_probe_required(&tcp_sides[s]->probes[i]);
+			if (ret)
+				return ret;
+		}
 	return 0;
 }
 
@@ -1227,7 +765,7 @@ static void tcp_free_percpu(void)
 /* teeprobe_tcp_init - allocate the table, attach probes and tracepoints */
 int teeprobe_tcp_init(void)
 {
-	unsigned int nr_buckets, i;
+	unsigned int nr_buckets, s, i;
 	int ret;
 
 	/* alloc_percpu's limit */
@@ -1241,7 +779,7 @@ int teeprobe_tcp_init(void)
 	tcp_buckets = vcalloc(nr_buckets, sizeof(*tcp_buckets));
 	if (!tcp_buckets)
 		return -ENOMEM;
-	teeprobe_tcp_table_init(&tcp_table, tcp_buckets, nr_buckets,
+	teeprobe_tcp_table_init(&teeprobe_tcp_handshakes, tcp_buckets, nr_buckets,
 				(u64)tcp_timeout_s * NSEC_PER_SEC);
 	INIT_WORK(&tcp_grow_work, tcp_grow_fn);
 	init_irq_work(&tcp_grow_irq, tcp_grow_kick);
@@ -1256,13 +794,15 @@ int teeprobe_tcp_init(void)
 		ret = -ENOMEM;
 		goto out_free_percpu;
 	}
-	ret = teeprobe_hooks_attach("tcp", tcp_hooks, ARRAY_SIZE(tcp_hooks));
+	ret = tcp_tracepoints_attach();
 	if (ret)
 		goto out_free_percpu;
-	for (i = 0; i < ARRAY_SIZE(tcp_fhooks); i++)
-		teeprobe_fhook_attach(&tcp_fhooks[i]);
-	for (i = 0; i < ARRAY_SIZE(tcp_probes); i++)
-		tcp_probe_attach(&tcp_probes[i]);
+	for (s = 0; s < ARRAY_SIZE(tcp_sides); s++)
+		for (i = 0; i < tcp_sides[s]->nr_fhooks; i++)
+			teeprobe_fhook_attach(&tcp_sides[s]->fhooks[i]);
+	for (s = 0; s < ARRAY_SIZE(tcp_sides); s++)
+		for (i = 0; i < tcp_sides[s]->nr_probes; i++)
+			tcp_probe_attach(&tcp_sides[s]->probes[i]);
 	ret = tcp_hooks_required();
 	if (ret)
 		goto out_detach;
@@ -1272,7 +812,7 @@ int teeprobe_tcp_init(void)
 
 out_detach:
 	tcp_detach_all();
-	teeprobe_hooks_detach(tcp_hooks, ARRAY_SIZE(tcp_hooks));
+	tcp_tracepoints_detach();
 	tracepoint_synchronize_unregister();
 out_free_percpu:
 	irq_work_sync(&tcp_grow_irq);
@@ -1286,7 +826,7 @@ out_free_percpu:
 void teeprobe_tcp_exit(void)
 {
 	tcp_detach_all();
-	teeprobe_hooks_detach(tcp_hooks, ARRAY_SIZE(tcp_hooks));
+	tcp_tracepoints_detach();
 	tracepoint_synchronize_unregister();
 	/* Nothing updates the windows any more: it closes them. */
 	teeprobe_part_unregister(&tcp_part);
