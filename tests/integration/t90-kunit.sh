@@ -5,7 +5,7 @@
 # to parse with the kernel's own kunit.py.
 . "$(dirname "$0")/lib.sh"
 
-ko=$TP_MODULES/tests/kunit/teeprobe_kunit.ko
+ko=$TP_MODULES/module/tests/teeprobe_kunit.ko
 if [ ! -d /sys/kernel/debug/kunit ] && ! grep -q '^CONFIG_KUNIT=y' "$KDIR/.config" 2>/dev/null; then
 	skip "KUnit suites" "kernel $TP_KERNEL has no KUnit"
 	done_testing

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * window_kunit.c - KUnit suite teeprobe_window: the time windows summary
+ * events are counted in (window.h).
+ */
+#include <kunit/test.h>
+
+#include "window.h"
+
+#define MS 1000000ULL
+
+/* window_first_event_opens_aligned_window - no close, start aligned */
+static void window_first_event_opens_aligned_window(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1234 * MS + 5, 100 * MS, &closed));
+	KUNIT_EXPECT_TRUE(test, w.open);
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1200 * MS);
+	KUNIT_EXPECT_EQ(test, w.len_ns, 100 * MS);
+}
+
+/* window_events_inside_do_not_roll - up to the last nanosecond */
+static void window_events_inside_do_not_roll(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1200 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1250 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1300 * MS - 1, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1200 * MS);
+}
+
+/* window_boundary_closes_previous - the closed window is reported */
+static void window_boundary_closes_previous(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_roll(&w, 1300 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
+	KUNIT_EXPECT_EQ(test, closed.len_ns, 100 * MS);
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1300 * MS);
+}
+
+/* window_gap_skips_empty_windows - idle windows are not reported */
+static void window_gap_skips_empty_windows(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_roll(&w, 5555 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
+	KUNIT_EXPECT_EQ(test, w.start_ns, 5500 * MS);
+}
+
+/* window_length_change_closes_early - the old window ends with its length */
+static void window_length_change_closes_early(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_roll(&w, 1220 * MS, 1000 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, closed.len_ns, 100 * MS);
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1000 * MS);
+	KUNIT_EXPECT_EQ(test, w.len_ns, 1000 * MS);
+}
+
+/* window_older_event_stays_in_open_window - clocks of CPUs disagree */
+static void window_older_event_stays_in_open_window(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1300 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1299 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1300 * MS);
+}
+
+/* window_flush_closes_only_ended_windows - a quiet CPU's last window */
+static void window_flush_closes_only_ended_windows(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_flush(&w, 9999 * MS, 100 * MS, &closed));
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_flush(&w, 1299 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_TRUE(test, w.open);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_flush(&w, 1300 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
+	KUNIT_EXPECT_FALSE(test, w.open);
+	/* Closed once: a second flush and the next event report nothing more. */
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_flush(&w, 1400 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_roll(&w, 1400 * MS, 100 * MS, &closed));
+	KUNIT_EXPECT_EQ(test, w.start_ns, 1400 * MS);
+}
+
+/* window_flush_with_zero_length_closes_any_open - unload path */
+static void window_flush_with_zero_length_closes_any_open(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed = {};
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_flush(&w, 1211 * MS, 0, &closed));
+	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
+}
+
+static struct kunit_case teeprobe_window_cases[] = {
+	KUNIT_CASE(window_first_event_opens_aligned_window),
+	KUNIT_CASE(window_events_inside_do_not_roll),
+	KUNIT_CASE(window_boundary_closes_previous),
+	KUNIT_CASE(window_gap_skips_empty_windows),
+	KUNIT_CASE(window_length_change_closes_early),
+	KUNIT_CASE(window_older_event_stays_in_open_window),
+	KUNIT_CASE(window_flush_closes_only_ended_windows),
+	KUNIT_CASE(window_flush_with_zero_length_closes_any_open),
+	{}
+};
+
+static struct kunit_suite teeprobe_window_suite = {
+	.name = "teeprobe_window",
+	.test_cases = teeprobe_window_cases,
+};
+
+kunit_test_suite(teeprobe_window_suite);
