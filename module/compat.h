@@ -13,6 +13,19 @@
 #include <linux/preempt.h>
 #include <linux/version.h>
 
+/*
+ * VISIBLE_IF_KUNIT and EXPORT_SYMBOL_IF_KUNIT (<kunit/visibility.h>, 6.3,
+ * and Debian's 6.1 from its stable updates): a helper static in the module
+ * is visible, and exported, to the KUnit suites where the kernel has KUnit.
+ * Without the header (5.10), no kernel of ours has KUnit either.
+ */
+#if __has_include("kunit/visibility.h")
+#include <kunit/visibility.h>
+#else
+#define EXPORT_SYMBOL_IF_KUNIT(symbol)
+#define VISIBLE_IF_KUNIT static
+#endif
+
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
 #error "teeprobe needs Linux 5.10 or newer (tracepoint and kprobe interfaces; see Documentation/install.rst)"
 #endif

@@ -99,29 +99,16 @@ static ssize_t pid_filter_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
 	pid_t pids[TEEPROBE_MAX_PIDS];
-	unsigned int n = 0;
-	char buf[128], *cur, *tok;
-	int value, ret;
+	unsigned int n;
+	char buf[128];
+	int ret;
 
 	ret = copy_input(buf, sizeof(buf), ubuf, count);
 	if (ret)
 		return ret;
-	cur = strim(buf);
-	if (!*cur)
-		return -EINVAL;
-	while ((tok = strsep(&cur, " \t")) != NULL) {
-		if (!*tok)
-			continue;
-		if (kstrtoint(tok, 10, &value) || value < 0 ||
-		    value >= PID_MAX_LIMIT || n >= TEEPROBE_MAX_PIDS)
-			return -EINVAL;
-		if (value == 0) {
-			if (n || (cur && *skip_spaces(cur)))
-				return -EINVAL;	/* "0" stands alone */
-			break;
-		}
-		pids[n++] = value;
-	}
+	ret = teeprobe_tee_parse_pids(buf, pids, &n);
+	if (ret)
+		return ret;
 	teeprobe_tee_set_pids(pids, n);
 	return count;
 }

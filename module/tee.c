@@ -55,10 +55,11 @@ static char wait_symbols[256];
 static unsigned int maxactive;
 
 /*
- * symbol_list_valid - comma-separated C identifiers, at most @max_items,
- * none listed twice
+ * teeprobe_symbol_list_valid - comma-separated C identifiers, at most
+ * @max_items, none listed twice
  */
-static bool symbol_list_valid(const char *s, unsigned int max_items)
+VISIBLE_IF_KUNIT bool teeprobe_symbol_list_valid(const char *s,
+						 unsigned int max_items)
 {
 	unsigned int items = 0, len = 0, i;
 	const char *start[TEEPROBE_MAX_PROBES + 1], *p = s;
@@ -93,6 +94,7 @@ static bool symbol_list_valid(const char *s, unsigned int max_items)
 	}
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(teeprobe_symbol_list_valid);
 
 /* param_set_preset - one of tee, tzdriver, custom */
 static int param_set_preset(const char *val, const struct kernel_param *kp)
@@ -110,7 +112,7 @@ static int param_set_symbols(const char *val, const struct kernel_param *kp)
 {
 	unsigned int max = kp->str->string == ioctl_symbol ? 1 : TEEPROBE_MAX_WAIT_SYMBOLS;
 
-	if (!symbol_list_valid(val, max)) {
+	if (!teeprobe_symbol_list_valid(val, max)) {
 		if (max == 1)
 			pr_err("%s: must be one C symbol name\n", kp->name);
 		else
@@ -307,6 +309,38 @@ static bool pid_allowed(void)
 			return true;
 	return false;
 }
+
+/*
+ * teeprobe_tee_parse_pids - the pid_filter file's input: "PID [PID...]"
+ * (at most TEEPROBE_MAX_PIDS, spaces or tabs between them) into @pids and
+ * *@n, or "0" alone for every process (*@n = 0). -EINVAL for anything
+ * else: an empty list, a negative or too large pid, a 0 among others.
+ * @buf is modified.
+ */
+int teeprobe_tee_parse_pids(char *buf, pid_t *pids, unsigned int *n)
+{
+	char *cur = strim(buf), *tok;
+	int value;
+
+	*n = 0;
+	if (!*cur)
+		return -EINVAL;
+	while ((tok = strsep(&cur, " \t")) != NULL) {
+		if (!*tok)
+			continue;
+		if (kstrtoint(tok, 10, &value) || value < 0 ||
+		    value >= PID_MAX_LIMIT || *n >= TEEPROBE_MAX_PIDS)
+			return -EINVAL;
+		if (value == 0) {
+			if (*n || (cur && *skip_spaces(cur)))
+				return -EINVAL;	/* "0" stands alone */
+			break;
+		}
+		pids[(*n)++] = value;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(teeprobe_tee_parse_pids);
 
 /* teeprobe_tee_set_pids - replace the filter; 0 pids means trace everyone */
 void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n)

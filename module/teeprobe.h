@@ -129,6 +129,11 @@ void teeprobe_hooks_show(struct seq_file *m);
 int teeprobe_tee_init(void);
 void teeprobe_tee_exit(void);
 void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n);
+int teeprobe_tee_parse_pids(char *buf, pid_t *pids, unsigned int *n);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* static without KUnit (VISIBLE_IF_KUNIT): module/tests/tee_kunit.c */
+bool teeprobe_symbol_list_valid(const char *s, unsigned int max_items);
+#endif
 void teeprobe_tee_show_pids(struct seq_file *m);
 u64 teeprobe_tee_clock_ns(u64 now);
 

@@ -11,6 +11,8 @@ if [ ! -d /sys/kernel/debug/kunit ] && ! grep -q '^CONFIG_KUNIT=y' "$KDIR/.confi
 	done_testing
 	exit
 fi
+# teeprobe_tee reaches tee.c's parsers in teeprobe.ko (EXPORT_SYMBOL_IF_KUNIT)
+check "insmod teeprobe.ko" insmod "$TP_MODULES/module/teeprobe.ko"
 check "insmod teeprobe_kunit.ko" insmod "$ko"
 mkdir -p "$TP_OUT/kunit"
 for d in /sys/kernel/debug/kunit/teeprobe_*; do
@@ -18,6 +20,8 @@ for d in /sys/kernel/debug/kunit/teeprobe_*; do
 done
 check "KUnit results were written for every suite" ls "$TP_OUT"/kunit/teeprobe_hist.ktap \
 	"$TP_OUT"/kunit/teeprobe_tee_cmd.ktap "$TP_OUT"/kunit/teeprobe_offcpu.ktap \
-	"$TP_OUT"/kunit/teeprobe_window.ktap "$TP_OUT"/kunit/teeprobe_tcp_table.ktap
+	"$TP_OUT"/kunit/teeprobe_window.ktap "$TP_OUT"/kunit/teeprobe_tcp_table.ktap \
+	"$TP_OUT"/kunit/teeprobe_tee.ktap
 check "rmmod teeprobe_kunit" rmmod teeprobe_kunit
+check "rmmod teeprobe" rmmod teeprobe
 done_testing
