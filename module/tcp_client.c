@@ -34,7 +34,8 @@ static void client_emit(u64 now, const struct sock *sk,
 
 	if (call_ns) {
 		phase_ns[TEEPROBE_TCP_CONNECT_CALL] = call_ns;
-		teeprobe_tcp_account(now, teeprobe_tcp_port_slot(hs->port), TEEPROBE_TCP_CONNECT_CALLS,
+		teeprobe_tcp_account(now, teeprobe_tcp_port_slot(hs->port),
+				     TEEPROBE_TCP_CONNECT_CALLS,
 			   phase_ns, BIT(TEEPROBE_TCP_CONNECT_CALL));
 	}
 	if (trace_teeprobe_tcp_handshake_enabled()) {
@@ -87,7 +88,8 @@ static void client_syn_sent_left(const struct sock *sk, int newstate)
 		/* Counted all the same, not timed: see accept_done. */
 		hs = (struct teeprobe_tcp_hs){ .port = ntohs(sk->sk_dport) };
 		if (newstate != TCP_ESTABLISHED) {
-			teeprobe_tcp_count(teeprobe_tcp_port_slot(hs.port), TEEPROBE_TCP_CONNECT_FAILED);
+			teeprobe_tcp_count(teeprobe_tcp_port_slot(hs.port),
+					   TEEPROBE_TCP_CONNECT_FAILED);
 			return;
 		}
 		teeprobe_tcp_count(teeprobe_tcp_port_slot(hs.port), TEEPROBE_TCP_CONNECTED);
@@ -148,7 +150,9 @@ static int connect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* Process context: keep softirqs, and their kprobe hits, out. */
 	local_irq_save(flags);
 	c->start_ns = teeprobe_now_ns();
-	if (teeprobe_tcp_table_insert(&teeprobe_tcp_handshakes, teeprobe_tcp_key(c->sk, TEEPROBE_TCP_KEY_CALL),
+	if (teeprobe_tcp_table_insert(&teeprobe_tcp_handshakes,
+				      teeprobe_tcp_key(c->sk,
+						       TEEPROBE_TCP_KEY_CALL),
 				      c->start_ns, &hs) != TEEPROBE_TCP_INSERTED)
 		c->sk = NULL;	/* no room, or another thread's call */
 	local_irq_restore(flags);
@@ -175,7 +179,9 @@ static int connect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 0;
 	local_irq_save(irqs);
 	now = teeprobe_now_ns();
-	teeprobe_tcp_table_take(&teeprobe_tcp_handshakes, teeprobe_tcp_key(c->sk, TEEPROBE_TCP_KEY_CALL), &hs);
+	teeprobe_tcp_table_take(&teeprobe_tcp_handshakes,
+				teeprobe_tcp_key(c->sk,
+						 TEEPROBE_TCP_KEY_CALL), &hs);
 	key = teeprobe_tcp_key(c->sk, TEEPROBE_TCP_KEY_CLIENT);
 	s = teeprobe_tcp_table_find_lock(&teeprobe_tcp_handshakes, key, &flags);
 	if (s) {

@@ -122,7 +122,8 @@ static void send_synack_hook(struct pt_regs *regs)
 	if (syn->skb != syn_skb || syn->answered) {
 		/* Its SYN came before teeprobe's hook: not followed. */
 		if (type == TCP_SYNACK_NORMAL)
-			teeprobe_tcp_count(teeprobe_tcp_port_slot(sk->sk_num), TEEPROBE_TCP_SYNACKS);
+			teeprobe_tcp_count(teeprobe_tcp_port_slot(sk->sk_num),
+					   TEEPROBE_TCP_SYNACKS);
 		return;
 	}
 	syn->answered = true;
@@ -138,7 +139,8 @@ static void send_synack_hook(struct pt_regs *regs)
 	hs.syn_wait_ns = syn->wait_ns;
 	hs.port = syn->listener->sk_num;
 	/* No room: the table counts it, accept() will count it untracked. */
-	teeprobe_tcp_table_insert(&teeprobe_tcp_handshakes, teeprobe_tcp_key(req, TEEPROBE_TCP_KEY_REQ),
+	teeprobe_tcp_table_insert(&teeprobe_tcp_handshakes,
+				  teeprobe_tcp_key(req, TEEPROBE_TCP_KEY_REQ),
 				  hs.synack_ns, &hs);
 }
 NOKPROBE_SYMBOL(send_synack_hook);
@@ -161,7 +163,8 @@ static void syn_recv_sock_hook(struct pt_regs *regs)
 		       wait32(teeprobe_netrx_packet_wait_ns(teeprobe_now_ns(),
 							    packet_napi(skb))));
 	if (sk_acceptq_is_full(sk))
-		teeprobe_tcp_count(teeprobe_tcp_port_slot(sk->sk_num), TEEPROBE_TCP_LISTEN_OVERFLOWS);
+		teeprobe_tcp_count(teeprobe_tcp_port_slot(sk->sk_num),
+				   TEEPROBE_TCP_LISTEN_OVERFLOWS);
 }
 NOKPROBE_SYMBOL(syn_recv_sock_hook);
 
@@ -203,11 +206,15 @@ static void hashdance_hook(struct pt_regs *regs)
 		return;
 	now = teeprobe_now_ns();
 	teeprobe_tcp_count_at(now, slot, TEEPROBE_TCP_CHILDREN);
-	if (!teeprobe_tcp_table_take(&teeprobe_tcp_handshakes, teeprobe_tcp_key(req, TEEPROBE_TCP_KEY_REQ), &hs))
+	if (!teeprobe_tcp_table_take(&teeprobe_tcp_handshakes,
+				     teeprobe_tcp_key(req,
+						      TEEPROBE_TCP_KEY_REQ), &hs))
 		return;
 	hs.ack_ns = now;
 	hs.ack_wait_ns = this_cpu_read(tcp_ack_wait_now[in_serving_softirq() ? 1 : 0]);
-	teeprobe_tcp_table_insert(&teeprobe_tcp_handshakes, teeprobe_tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
+	teeprobe_tcp_table_insert(&teeprobe_tcp_handshakes,
+				  teeprobe_tcp_key(child,
+						   TEEPROBE_TCP_KEY_CHILD),
 				  now, &hs);
 }
 NOKPROBE_SYMBOL(hashdance_hook);
@@ -228,7 +235,9 @@ static void accept_done(const struct sock *child)
 	/* In accept(): this thread takes connections from the queue. */
 	if (!in_interrupt())
 		teeprobe_acceptor_mark(current);
-	if (!teeprobe_tcp_table_take(&teeprobe_tcp_handshakes, teeprobe_tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
+	if (!teeprobe_tcp_table_take(&teeprobe_tcp_handshakes,
+				     teeprobe_tcp_key(child,
+						      TEEPROBE_TCP_KEY_CHILD),
 				     &hs)) {
 		slot = teeprobe_tcp_port_slot(child->sk_num);
 		teeprobe_tcp_count(slot, TEEPROBE_TCP_ACCEPTED);
@@ -274,11 +283,15 @@ static void reqsk_freed(const struct request_sock *req)
 	struct teeprobe_tcp_hs hs;
 
 	/* Still there with a child: syn_recv_sock's probe missed it. */
-	if (teeprobe_tcp_table_take(&teeprobe_tcp_handshakes, teeprobe_tcp_key(req, TEEPROBE_TCP_KEY_REQ), &hs) &&
+	if (teeprobe_tcp_table_take(&teeprobe_tcp_handshakes,
+				    teeprobe_tcp_key(req,
+						     TEEPROBE_TCP_KEY_REQ), &hs) &&
 	    !child)
 		teeprobe_tcp_count(teeprobe_tcp_port_slot(hs.port), TEEPROBE_TCP_REQ_DROPS);
 	if (child && sock_flag(child, SOCK_DEAD))
-		teeprobe_tcp_table_take(&teeprobe_tcp_handshakes, teeprobe_tcp_key(child, TEEPROBE_TCP_KEY_CHILD),
+		teeprobe_tcp_table_take(&teeprobe_tcp_handshakes,
+					teeprobe_tcp_key(child,
+							 TEEPROBE_TCP_KEY_CHILD),
 					&hs);
 }
 
@@ -293,7 +306,9 @@ NOKPROBE_SYMBOL(reqsk_destructor_hook);
 static void retransmit_synack(TEEPROBE_TCP_RETRANSMIT_SYNACK_PROTO)
 {
 	teeprobe_tcp_count(teeprobe_tcp_port_slot(sk->sk_num), TEEPROBE_TCP_SYNACK_RETRANS);
-	teeprobe_tcp_table_count_retrans(&teeprobe_tcp_handshakes, teeprobe_tcp_key(req, TEEPROBE_TCP_KEY_REQ));
+	teeprobe_tcp_table_count_retrans(&teeprobe_tcp_handshakes,
+					 teeprobe_tcp_key(req,
+							  TEEPROBE_TCP_KEY_REQ));
 }
 
 /*

@@ -574,7 +574,8 @@ static void thread_account(u64 duration, u64 offcpu, u64 queue_wait)
 /* probe_account - count one return of @ri's probe, which took @elapsed ns */
 static void probe_account(struct kretprobe_instance *ri, u64 elapsed)
 {
-	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri), struct teeprobe_probe, rp);
+	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri),
+						struct teeprobe_probe, rp);
 	struct teeprobe_step_stats *s = this_cpu_ptr(p->stats);
 
 	s->calls++;
@@ -682,7 +683,8 @@ NOKPROBE_SYMBOL(timed_entry);
 static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct teeprobe_instance *inst = (struct teeprobe_instance *)ri->data;
-	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri), struct teeprobe_probe, rp);
+	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri),
+						struct teeprobe_probe, rp);
 	u64 elapsed = teeprobe_ns_delta(inst->start_ns, teeprobe_now_ns());
 	struct teeprobe_call *call;
 	unsigned long flags;
