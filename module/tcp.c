@@ -161,27 +161,13 @@ static u64 tcp_last_expire_ns;
  */
 unsigned int teeprobe_tcp_port_slot(u16 port)
 {
-	unsigned int i;
-	u32 v;
+	bool taken;
+	unsigned int slot = teeprobe_tcp_slot_of(tcp_ports, TEEPROBE_TCP_PORTS,
+						 port, &taken);
 
-	if (!port)
-		return 0;
-	for (i = 1; i < TEEPROBE_TCP_PORTS; i++) {
-		v = READ_ONCE(tcp_ports[i]);
-		if (v == port)
-			return i;
-		if (!v) {
-			v = cmpxchg(&tcp_ports[i], 0, port);
-			if (!v) {
-				/* any context: an irq_work can be queued from NMI */
-				irq_work_queue(&tcp_grow_irq);
-				return i;
-			}
-			if (v == port)
-				return i;
-		}
-	}
-	return 0;
+	if (taken)	/* any context: an irq_work can be queued from NMI */
+		irq_work_queue(&tcp_grow_irq);
+	return slot;
 }
 
 /* ---- accounting --------------------------------------------------------- */

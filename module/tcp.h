@@ -7,6 +7,8 @@
 #ifndef TEEPROBE_TCP_H
 #define TEEPROBE_TCP_H
 
+#include <linux/atomic.h>
+#include <linux/compiler.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/string.h>
@@ -34,6 +36,39 @@ struct teeprobe_tcp_window_counts {
 	u64 count[TEEPROBE_TCP_COUNTERS];
 	struct teeprobe_hist phase[TEEPROBE_TCP_WINDOW_PHASES];
 };
+
+/*
+ * teeprobe_tcp_slot_of - the slot of @port among the @n slots of @ports:
+ * its own, or 0 ("every other port") when @port is 0 or all slots are
+ * taken. Slots 1 to @n - 1 are taken in order on first sight, by a
+ * compare-and-exchange, so that callers on several CPUs at once agree;
+ * *@taken says whether this call took the slot. Any context.
+ */
+static inline unsigned int teeprobe_tcp_slot_of(u32 *ports, unsigned int n,
+						u16 port, bool *taken)
+{
+	unsigned int i;
+	u32 v;
+
+	*taken = false;
+	if (!port)
+		return 0;
+	for (i = 1; i < n; i++) {
+		v = READ_ONCE(ports[i]);
+		if (v == port)
+			return i;
+		if (!v) {
+			v = cmpxchg(&ports[i], 0, port);
+			if (!v) {
+				*taken = true;
+				return i;
+			}
+			if (v == port)
+				return i;
+		}
+	}
+	return 0;
+}
 
 /* The endpoints of a handshake, as sock:inet_sock_set_state stores them */
 struct teeprobe_tcp_addrs {

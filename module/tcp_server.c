@@ -26,6 +26,7 @@
 #include <linux/percpu.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
+#include <net/busy_poll.h>
 #include <net/inet_sock.h>
 #include <net/request_sock.h>
 #include <net/sock.h>
@@ -61,7 +62,7 @@ static unsigned int packet_napi(const struct sk_buff *skb)
 {
 	unsigned int id = skb ? skb_napi_id(skb) : 0;
 
-	return id > NR_CPUS ? id : 0;
+	return id >= MIN_NAPI_ID ? id : 0;
 }
 
 /* wait32 - a wait in ns as the table keeps it, saturated */

@@ -354,6 +354,7 @@ void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n)
 	smp_store_release(&pid_filter_count, 0);
 	for (i = 0; i < n; i++)
 		WRITE_ONCE(pid_filter[i], pids[i]);
+	/* the entries before the count that makes them visible */
 	smp_store_release(&pid_filter_count, n);
 	mutex_unlock(&pid_filter_lock);
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tcp_table_kunit.c - KUnit suite teeprobe_tcp_table: the bounded table of
- * TCP handshakes in flight (tcp_table.h).
+ * TCP handshakes in flight (tcp_table.h) and the ports' slots (tcp.h).
  */
 #include <kunit/test.h>
 
+#include "tcp.h"
 #include "tcp_table.h"
 
 #define TCP_TEST_BUCKETS	4
@@ -219,7 +220,34 @@ static void tcp_table_reset_zeroes_counters_and_keeps_entries(struct kunit *test
 	KUNIT_EXPECT_EQ(test, st.in_use, (u64)TEEPROBE_TCP_BUCKET_SLOTS);
 }
 
+/* tcp_port_slots_are_taken_in_order_once - teeprobe_tcp_slot_of */
+static void tcp_port_slots_are_taken_in_order_once(struct kunit *test)
+{
+	u32 ports[4] = {};
+	bool taken;
+
+	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 0, &taken), 0U);
+	KUNIT_EXPECT_FALSE(test, taken);
+	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 7000, &taken), 1U);
+	KUNIT_EXPECT_TRUE(test, taken);
+	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 7000, &taken), 1U);
+	KUNIT_EXPECT_FALSE(test, taken);
+	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 443, &taken), 2U);
+	KUNIT_EXPECT_TRUE(test, taken);
+	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 80, &taken), 3U);
+	KUNIT_EXPECT_TRUE(test, taken);
+	/* all taken: "other", and nothing is taken */
+	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 8443, &taken), 0U);
+	KUNIT_EXPECT_FALSE(test, taken);
+	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 443, &taken), 2U);
+	KUNIT_EXPECT_FALSE(test, taken);
+	KUNIT_EXPECT_EQ(test, ports[0], 0U);
+	KUNIT_EXPECT_EQ(test, ports[1], 7000U);
+	KUNIT_EXPECT_EQ(test, ports[3], 80U);
+}
+
 static struct kunit_case teeprobe_tcp_table_cases[] = {
+	KUNIT_CASE(tcp_port_slots_are_taken_in_order_once),
 	KUNIT_CASE(tcp_table_sizes_must_be_powers_of_two_of_a_bucket_or_more),
 	KUNIT_CASE(tcp_table_insert_then_take_returns_the_entry_once),
 	KUNIT_CASE(tcp_table_keys_of_other_kinds_do_not_match),

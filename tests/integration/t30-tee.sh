@@ -184,12 +184,15 @@ check_eq "its symbols are forgotten" not-found "$(probe_field tc_client_ioctl 3)
 check "rmmod teeprobe" rmmod teeprobe
 
 # --- histograms precise enough to compare -------------------------------------
-# Two INVOKE latency distributions about 20 % apart: teesim's world switch
-# held on the CPU for 5 ms, then 6 ms (a busy wait, not a sleep's slack;
-# the emulated guest adds its own noise). Each histogram's p50 and p99 must
-# be within its bucket bound (12.5 %) of the exact ones, which the calls'
-# own events give, and the two runs' ratio within that bound of the exact
-# ratio (log2 buckets put both p50s in the same 4.2..8.4 ms bucket).
+# Two INVOKE latency distributions meant 20 % apart: teesim's world switch
+# held on the CPU for 5 ms, then 6 ms (a busy wait, not a sleep's slack).
+# The emulated guest on a shared host adds its own noise, so how far apart
+# they come out is not asserted (a timing); what is: each histogram's p50
+# and p99 are within its bucket bound (12.5 %) of the exact ones, which the
+# calls' own events give (the exact value and the interpolated one share
+# a bucket), and so the two runs' ratio is within (1 + 1/8) / (1 - 1/8) of
+# the exact ratio. Log2 buckets would put both p50s in one 4.2..8.4 ms
+# bucket, the same number before and after.
 calls=200
 [ "$TP_KERNEL" = lab ] && calls=40
 check "insmod teeprobe.ko" insmod "$ko"
@@ -215,11 +218,9 @@ ratio() {
 		      if (e[a] && h[a]) printf "%.4f %.4f\n", e[b] / e[a], h[b] / h[a] }' \
 		/tmp/hist-5000.pct /tmp/hist-6000.pct
 }
-check "the 6 ms run's p50 is at least 10 % above the 5 ms run's (exact, histogram: $(ratio p50))" \
-	awk '{ exit !($1 >= 1.1) }' <<<"$(ratio p50)"
 for p in p50 p99; do
-	check "$p ratio of the runs within 12.5 % of the exact ratio ($(ratio $p))" \
-		awk '{ d = $2 - $1; if (d < 0) d = -d; exit !(NF == 2 && d * 8 <= $1) }' <<<"$(ratio $p)"
+	check "$p ratio of the runs within the bucket bounds of the exact ratio (exact, histogram: $(ratio $p))" \
+		awk '{ exit !(NF == 2 && $2 * 7 <= $1 * 9 && $2 * 9 >= $1 * 7) }' <<<"$(ratio $p)"
 done
 check "rmmod teeprobe" rmmod teeprobe
 done_testing
