@@ -18,7 +18,7 @@ static atomic_long_t percpu_bytes = ATOMIC_LONG_INIT(0);
 /*
  * teeprobe_alloc_percpu - @size zeroed bytes per CPU, counted in debugfs
  * "memory". alloc_percpu's unit is PCPU_MIN_UNIT_SIZE (32 KiB): parts with
- * more per CPU allocate it in pieces (teeprobe_alloc_percpu_n()).
+ * more per CPU allocate it in pieces, a block per command or port.
  */
 void __percpu *teeprobe_alloc_percpu(size_t size, size_t align)
 {
@@ -42,25 +42,9 @@ void teeprobe_free_percpu(void __percpu *p, size_t size)
 }
 
 /*
- * teeprobe_alloc_percpu_n - @n per-CPU blocks of @size into @blocks; on
- * failure none is left and -ENOMEM returned
+ * teeprobe_free_percpu_n - free the @n blocks of @blocks, each of @size
+ * (those never allocated are NULL), and forget them
  */
-int teeprobe_alloc_percpu_n(void __percpu **blocks, unsigned int n,
-			    size_t size, size_t align)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		blocks[i] = teeprobe_alloc_percpu(size, align);
-		if (!blocks[i]) {
-			teeprobe_free_percpu_n(blocks, i, size);
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-/* teeprobe_free_percpu_n - free the @n blocks of teeprobe_alloc_percpu_n() */
 void teeprobe_free_percpu_n(void __percpu **blocks, unsigned int n,
 			    size_t size)
 {

@@ -97,8 +97,6 @@ struct tracepoint;
 /* stats.c: per-CPU memory, counted (debugfs "memory") */
 void __percpu *teeprobe_alloc_percpu(size_t size, size_t align);
 void teeprobe_free_percpu(void __percpu *p, size_t size);
-int teeprobe_alloc_percpu_n(void __percpu **blocks, unsigned int n,
-			    size_t size, size_t align);
 void teeprobe_free_percpu_n(void __percpu **blocks, unsigned int n,
 			    size_t size);
 void teeprobe_show_memory(struct seq_file *m);
