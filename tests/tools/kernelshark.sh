@@ -173,14 +173,19 @@ check_eq "... with it, family=AF_INET and the IPv4 addresses only" 1 \
 		grep -vc 'v6=')"
 
 # --- what a window without a timeline looks like: the check must fail ------------------
+# no_timeline WHAT WINDOW - the grab of WINDOW holds no timeline, and
+# KernelShark quits with status 0
+no_timeline() {
+	ks_grab "$2" "$ks_dir/window.xwd" >/dev/null
+	check_fails "$1: the grab holds no timeline" "^no timeline" $ksc timeline "$ks_dir/window.xwd"
+	$ksc stats "$ks_dir/window.xwd" | diag
+	ks_quit "$2"
+	check_eq "$1: KernelShark quits with status 0" 0 "$ks_status"
+}
 # no file at all
 ks_start nofile
 if w=$(ks_window "Kernel Shark"); then
-	ks_grab "$w" "$ks_dir/window.xwd" >/dev/null
-	check_fails "no file: the grab holds no timeline" "^no timeline" $ksc timeline "$ks_dir/window.xwd"
-	$ksc stats "$ks_dir/window.xwd" | diag
-	ks_quit "$w"
-	check_eq "no file: KernelShark quits with status 0" 0 "$ks_status"
+	no_timeline "no file" "$w"
 else
 	tap_result 1 "no file: KernelShark maps its window"
 	echo "$w" | diag
@@ -208,11 +213,7 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 if w=$(ks_window "Kernel Shark ($tmp/empty.dat.1)"); then
-	ks_grab "$w" "$ks_dir/window.xwd" >/dev/null
-	check_fails "empty file: the grab holds no timeline" "^no timeline" $ksc timeline "$ks_dir/window.xwd"
-	$ksc stats "$ks_dir/window.xwd" | diag
-	ks_quit "$w"
-	check_eq "empty file: KernelShark quits with status 0" 0 "$ks_status"
+	no_timeline "empty file" "$w"
 else
 	tap_result 1 "empty file: KernelShark titles its window with it once the message is closed"
 	echo "$w" | diag
