@@ -227,6 +227,11 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 		return 0;
 	}
 
+	/* __init() asserts the stream has no context yet: drop a stale one */
+	if (__get_context(stream->stream_id)) {
+		kshark_unregister_draw_handler(stream, plugin_tee_draw);
+		__close(stream->stream_id);
+	}
 	ctx = __init(stream->stream_id);
 	if (!ctx) {
 		__close(stream->stream_id);
