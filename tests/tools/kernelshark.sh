@@ -7,9 +7,11 @@
 # whose handshake text libkshark's Info column then prints. The timeline
 # check is shown to fail on a window with no file and on trace-cmd's file
 # of no events. With plugin-teeprobe_tee.so (make -C tools kshark, run
-# here), a session of enter/exit pairs (ksteefixture.py) shows
-# magenta boxes, as many calls as trace-cmd report's pairs; without it, or
-# on a session without enters, none. Skipped, with what is missing,
+# here), a recorded session (exits only, each with its duration) shows
+# magenta boxes, one call per exit and their time the sum of the exits'
+# duration_ns as trace-cmd report prints them; a session of enter/exit
+# pairs (ksteefixture.py) as many paired calls as trace-cmd report's
+# pairs; without the plugin, none. Skipped, with what is missing,
 # without KernelShark, Xvfb, xwd or xdotool (scripts/deps installs them for
 # make check); the plugin's part without libkshark-dev.
 . "$(dirname "$0")/../integration/lib.sh"
@@ -180,11 +182,12 @@ check_eq "... with it, family=AF_INET and the IPv4 addresses only" 1 \
 		grep -vc 'v6=')"
 
 # --- plugin-teeprobe_tee.so: TEE calls as boxes ---------------------------------------
-# The corpus's sessions hold exits only (record without --raw):
-# ksteefixture.py makes tee-small.dat's exits into enter/exit pairs. The
-# boxes are magenta, a colour no task of KernelShark's gets; the plugin's
-# count of calls (TEEPROBE_KS_DEBUG) must be the pairs counted here from
-# trace-cmd report, independently.
+# The corpus's sessions hold exits only (record without --raw), each with
+# its call's duration_ns; ksteefixture.py makes tee-small.dat's exits into
+# enter/exit pairs, as a --raw session has them. The boxes are magenta, a
+# colour no task of KernelShark's gets; the plugin's counts of calls and
+# their time (TEEPROBE_KS_DEBUG) must be those counted here from trace-cmd
+# report, independently.
 box_rgb=255,0,255
 kplugin=$top/tools/kshark/plugin-teeprobe_tee.so
 # (built here, as make -C tools does not build it: up to date, or not at all
@@ -246,8 +249,8 @@ else
 		grep '^teeprobe_tee:' "$ks_dir/err" | sort -u | diag
 		check_eq "... the plugin paired as many calls as trace-cmd report shows" \
 			"$pairs" "$built"
-		check "... and drew the call open at the start of the trace open-ended" \
-			grep -q '^teeprobe_tee: stream [0-9]*: [0-9]* intervals: [0-9]* paired, 1 open at the start' \
+		check "... and drew the exits before any enter from their duration" \
+			grep -q '^teeprobe_tee: stream [0-9]*: [0-9]* intervals: [0-9]* paired, [1-9][0-9]* from their exit.s duration, 0 open at the start' \
 			"$ks_dir/err"
 	fi
 	ks_args=()
@@ -256,13 +259,27 @@ else
 			$ksc boxes "$ks_dir/window.xwd" "$box_rgb"
 		$ksc boxes "$ks_dir/window.xwd" "$box_rgb" | diag
 	fi
-	# a session without enters: the plugin does nothing
+	# a recorded session: exits only, each call from its duration
+	read -r nexit sumdur <<<"$(trace-cmd report "$corpus/tee-small.dat" 2>/dev/null | awk '
+		/ teeprobe_tee_ioctl_exit:/ {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^duration_ns=/) {
+					n++
+					s += substr($i, 13)
+				}
+		}
+		END { printf "%d %.0f\n", n, s }')"
+	echo "# tee-small.dat: $nexit exits, $sumdur ns of calls (trace-cmd report)"
 	ks_args=(-p "$kplugin")
 	if ks_boxes tee-small "$corpus/tee-small.dat" "Kernel Shark ($corpus/tee-small.dat)"; then
-		check_fails "tee-small.dat (exits only) with the plugin: no boxes" "^no boxes" \
+		check "tee-small.dat (exits only) with the plugin: the grab holds its boxes" \
 			$ksc boxes "$ks_dir/window.xwd" "$box_rgb"
-		check "... the plugin says it has nothing to draw" \
-			grep -q 'no teeprobe_tee_ioctl_enter/exit events' "$ks_dir/err"
+		$ksc boxes "$ks_dir/window.xwd" "$box_rgb" | diag
+		grep '^teeprobe_tee:' "$ks_dir/err" | sort -u | diag
+		check_eq "... a call per exit, drawn from its duration, and their time as trace-cmd report's" \
+			"$nexit $nexit $sumdur" \
+			"$(sed -n 's/^teeprobe_tee: stream [0-9]*: \([0-9]*\) intervals: 0 paired, \([0-9]*\) from their exit.s duration, 0 open at the start, 0 open at the end; 0 events skipped; \([0-9]*\) ns in closed calls$/\1 \2 \3/p' \
+				"$ks_dir/err" | sort -u | tail -n 1)"
 	fi
 	# (a session cut short in its instance's data is no case here:
 	# KernelShark 2.2.1 dies of SIGSEGV on it with or without plugins,

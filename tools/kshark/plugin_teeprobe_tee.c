@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * plugin_teeprobe_tee.c - KernelShark 2 plugin: teeprobe's TEE calls as
- * boxes, from teeprobe_tee_ioctl_enter to teeprobe_tee_ioctl_exit of the
- * same task (Documentation/teeprobe-record.rst).
+ * boxes, each from its start to its teeprobe_tee_ioctl_exit
+ * (Documentation/teeprobe-record.rst).
  *
  * The calls are found in the data KernelShark loaded (the model's array of
  * every entry), not in event handlers run while it loads: KernelShark
@@ -11,12 +11,16 @@
  * would then keep freed ones. They are found again whenever that array
  * changes, and copied: nothing here points into KernelShark's data.
  *
- * Pairing, per task (pid), in time order: an enter and the next event of
- * the task, an exit, make a call. An exit that is the task's first event
- * began before the trace did (open at its start); an enter that is its
- * last had not ended when the trace did (open at its end): both are drawn
- * open-ended. An enter followed by another enter, or an exit by another
- * exit, lost its other half to the ring buffer: skipped.
+ * Every exit carries its call's duration_ns (teeprobe record's default
+ * sessions hold exits only): the call began that long before it. Where
+ * enters were recorded too (record --raw), per task (pid), in time order,
+ * an enter and the next event of the task, an exit, make a call, and the
+ * call starts on the enter's CPU. An enter that is the task's last event
+ * had not ended when the trace did: drawn open at its end. An enter
+ * followed by another enter lost its exit to the ring buffer: skipped. An
+ * exit whose duration cannot be read, with no enter before it, is drawn
+ * open at the trace's start when it is the task's first event, else
+ * skipped.
  *
  * TEEPROBE_KS_DEBUG=1 prints what was found to stderr.
  */
@@ -54,6 +58,8 @@ struct tee_event {
 	int32_t		pid;
 	int16_t		cpu;
 	bool		exit;
+	/* an exit's duration_ns, -1 if it could not be read */
+	int64_t		dur;
 };
 
 static int tee_event_cmp(const void *a, const void *b)
@@ -78,8 +84,19 @@ static int tee_call_cmp(const void *a, const void *b)
 }
 
 struct tee_counts {
-	size_t paired, open_start, open_end, skipped;
+	size_t paired, from_dur, open_start, open_end, skipped;
 };
+
+/* tee_exit_call - @e's call from its duration; false without one */
+static bool tee_exit_call(const struct tee_event *e, struct tee_call *c)
+{
+	/* ts - dur must not wrap (ts - INT64_MIN does not, for ts < 0) */
+	if (e->dur < 0 || (e->ts < 0 && e->dur > e->ts - INT64_MIN))
+		return false;
+	*c = (struct tee_call){ .start = e->ts - e->dur, .end = e->ts,
+		.pid = e->pid, .cpu_enter = e->cpu, .cpu_exit = e->cpu };
+	return true;
+}
 
 /* tee_pair - the calls of @n events sorted by task and time */
 static size_t tee_pair(const struct tee_event *ev, size_t n,
@@ -116,6 +133,9 @@ static size_t tee_pair(const struct tee_event *ev, size_t n,
 				.cpu_exit = e->cpu };
 			cnt->paired++;
 			pending = NULL;
+		} else if (tee_exit_call(e, &calls[nc])) {
+			nc++;
+			cnt->from_dur++;
 		} else if (first) {
 			calls[nc++] = (struct tee_call){
 				.start = INT64_MIN, .end = e->ts, .pid = e->pid,
@@ -123,7 +143,7 @@ static size_t tee_pair(const struct tee_event *ev, size_t n,
 				.flags = TEE_CALL_OPEN_START };
 			cnt->open_start++;
 		} else {
-			cnt->skipped++;		/* its enter was lost */
+			cnt->skipped++;		/* nothing tells its start */
 		}
 		first = false;
 	}
@@ -135,6 +155,13 @@ static size_t tee_pair(const struct tee_event *ev, size_t n,
 		cnt->open_end++;
 	}
 	return nc;
+}
+
+/* tee_is_enter - @e is an enter (a session without them: none is) */
+static bool tee_is_enter(const struct plugin_tee_context *ctx,
+			 const struct kshark_entry *e)
+{
+	return ctx->enter_id >= 0 && e->event_id == ctx->enter_id;
 }
 
 /**
@@ -166,7 +193,7 @@ __hidden void plugin_tee_update(struct plugin_tee_context *ctx, int sd,
 		const struct kshark_entry *e = histo->data[i];
 
 		if (e && e->stream_id == sd &&
-		    (e->event_id == ctx->enter_id || e->event_id == ctx->exit_id))
+		    (tee_is_enter(ctx, e) || e->event_id == ctx->exit_id))
 			n++;
 	}
 	if (n) {
@@ -186,11 +213,14 @@ __hidden void plugin_tee_update(struct plugin_tee_context *ctx, int sd,
 		const struct kshark_entry *e = histo->data[i];
 
 		if (!e || e->stream_id != sd ||
-		    (e->event_id != ctx->enter_id && e->event_id != ctx->exit_id))
+		    (!tee_is_enter(ctx, e) && e->event_id != ctx->exit_id))
 			continue;
 		ev[n] = (struct tee_event){ .ts = e->ts, .order = n,
 			.pid = e->pid, .cpu = e->cpu,
-			.exit = e->event_id == ctx->exit_id };
+			.exit = e->event_id == ctx->exit_id, .dur = -1 };
+		if (ev[n].exit &&
+		    kshark_read_event_field_int(e, "duration_ns", &ev[n].dur))
+			ev[n].dur = -1;
 		n++;
 	}
 	if (n) {
@@ -202,14 +232,20 @@ __hidden void plugin_tee_update(struct plugin_tee_context *ctx, int sd,
 	ctx->calls = calls;
 	ctx->n_calls = nc;
 
-	if (tee_debug())
+	if (tee_debug()) {
+		int64_t total = 0;
+
+		for (i = 0; i < nc; i++)
+			if (!calls[i].flags)
+				total += calls[i].end - calls[i].start;
 		fprintf(stderr,
-			"teeprobe_tee: stream %d: %zu intervals: %zu paired, %zu open at the start, %zu open at the end; %zu unpaired events skipped\n",
-			sd, nc, cnt.paired, cnt.open_start, cnt.open_end,
-			cnt.skipped);
+			"teeprobe_tee: stream %d: %zu intervals: %zu paired, %zu from their exit's duration, %zu open at the start, %zu open at the end; %zu events skipped; %lld ns in closed calls\n",
+			sd, nc, cnt.paired, cnt.from_dur, cnt.open_start,
+			cnt.open_end, cnt.skipped, (long long)total);
+	}
 }
 
-/** Load the plugin for @stream: a no-op without teeprobe's TEE events. */
+/** Load the plugin for @stream: a no-op without teeprobe's TEE exits. */
 int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 {
 	struct plugin_tee_context *ctx;
@@ -219,10 +255,10 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 		return 0;
 	enter_id = kshark_find_event_id(stream, TEE_ENTER_NAME);
 	exit_id = kshark_find_event_id(stream, TEE_EXIT_NAME);
-	if (enter_id < 0 || exit_id < 0) {
+	if (exit_id < 0) {
 		if (tee_debug())
 			fprintf(stderr,
-				"teeprobe_tee: stream %d: no teeprobe_tee_ioctl_enter/exit events: nothing to draw\n",
+				"teeprobe_tee: stream %d: no teeprobe_tee_ioctl_exit events: nothing to draw\n",
 				stream->stream_id);
 		return 0;
 	}

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * plugin_teeprobe_tee.h - KernelShark 2 plugin drawing teeprobe's TEE calls
- * (teeprobe_tee_ioctl_enter ... teeprobe_tee_ioctl_exit of one task) as
- * boxes. The C part (plugin_teeprobe_tee.c) finds the calls, the C++ part
+ * (from their start to their teeprobe_tee_ioctl_exit) as boxes. The C part (plugin_teeprobe_tee.c) finds the calls, the C++ part
  * (plugin_teeprobe_tee_draw.cpp) makes KernelShark's shapes of them.
  */
 #ifndef _TEEPROBE_KSHARK_TEE_H
@@ -20,7 +19,7 @@
 extern "C" {
 #endif
 
-/* The call began before the trace: its enter is not in the file */
+/* Its start is not known: neither an enter nor the exit's duration */
 #define TEE_CALL_OPEN_START	(1 << 0)
 /* The call had not ended when the trace did: no exit in the file */
 #define TEE_CALL_OPEN_END	(1 << 1)
@@ -30,7 +29,7 @@ struct tee_call {
 	int64_t		start;
 	int64_t		end;
 	int32_t		pid;
-	/* the CPUs of its enter and exit (the same one, or -1, if unknown) */
+	/* the CPUs it began (its enter's, else its exit's) and ended on */
 	int16_t		cpu_enter;
 	int16_t		cpu_exit;
 	unsigned int	flags;
@@ -38,7 +37,7 @@ struct tee_call {
 
 /* The plugin's state for one data stream */
 struct plugin_tee_context {
-	int			enter_id;
+	int			enter_id;	/* -1: not in the file */
 	int			exit_id;
 	/* the loaded data the calls were found in (rebuilt when it changes) */
 	struct kshark_entry	**data;

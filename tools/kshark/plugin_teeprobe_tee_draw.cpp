@@ -5,7 +5,7 @@
  * (KsPlugins.hpp), so this part is C++.
  *
  * A call is a hollow magenta box on its task's graph and on the CPU graphs
- * of its enter and of its exit, from the enter's bin to the exit's, in the
+ * where it began and ended, from its start's bin to its exit's, in the
  * lower half of the graph. A side is left open where the call goes on
  * beyond the shown range (or beyond the trace). Calls closer than a bin
  * apart at the current zoom make one box (zoom in to tell them apart); a
