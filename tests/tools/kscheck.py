@@ -6,6 +6,10 @@
   kscheck.py timeline XWD      the grab holds a drawn timeline: enough
                                strongly coloured pixels, in several hues,
                                over a wide span of the window
+  kscheck.py boxes XWD R,G,B   the grab holds boxes of exactly that colour
+                               (plugin-teeprobe_tee.so's TEE calls): at
+                               least BOX_MIN_PIXELS of it, in horizontal
+                               runs of 3 or more pixels
   kscheck.py info TRACE EVENT  the Info text of TRACE's first EVENT, as
                                KernelShark's table shows it (libkshark's
                                kshark_get_info, every buffer of the file)
@@ -85,6 +89,40 @@ def measures(path):
             'hues': hues, 'span': span}
 
 
+# what boxes need: their edges are lines of 2 pixels; a box is 3 bins wide
+# at least, and KernelShark's own colours never match exactly
+BOX_MIN_PIXELS = 50
+
+
+def box_pixels(path, colour):
+    """pixels of exactly colour, and those of them in runs of >= 3 in a row"""
+    _width, _height, rows = read_xwd(path)
+    pixels = in_runs = 0
+    for row in rows:
+        run = 0
+        for p in row + [None]:
+            if p == colour:
+                run += 1
+                continue
+            pixels += run
+            if run >= 3:
+                in_runs += run
+            run = 0
+    return pixels, in_runs
+
+
+def cmd_boxes(path, rgb):
+    colour = tuple(int(c) for c in rgb.split(','))
+    pixels, in_runs = box_pixels(path, colour)
+    text = '%d pixels of %s, %d of them in horizontal runs of 3 or more' % (
+        pixels, rgb, in_runs)
+    if in_runs >= BOX_MIN_PIXELS:
+        print('boxes drawn: ' + text)
+        return 0
+    print('no boxes: %s (boxes have >= %d)' % (text, BOX_MIN_PIXELS))
+    return 1
+
+
 def cmd_stats(path):
     m = measures(path)
     print('%(width)dx%(height)d coloured_pixels=%(pixels)d hues=%(hues)d span=%(span).2f' % m)
@@ -156,6 +194,8 @@ def main(argv):
         return cmd_stats(argv[2])
     if len(argv) == 3 and argv[1] == 'timeline':
         return cmd_timeline(argv[2])
+    if len(argv) == 4 and argv[1] == 'boxes':
+        return cmd_boxes(argv[2], argv[3])
     if len(argv) == 4 and argv[1] == 'info':
         return cmd_info(argv[2], argv[3])
     sys.stderr.write(__doc__)
