@@ -147,8 +147,8 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
  * windows of different CPUs with the same @start_ns cover the same time.
  * The delay fields describe the raise -> entry delays of the runs in the
  * window, apart for runs at irq exit or bh enable (inline) and runs by
- * ksoftirqd; the p99 fields are upper bounds (the top of the log2 bucket
- * holding the percentile, at most the max). @tee_runs counts the runs
+ * ksoftirqd; the p99 fields are interpolated within the log-linear
+ * bucket holding the percentile (abi.h: within 12.5 %, at most the max). @tee_runs counts the runs
  * whose wait overlapped a thread inside a TEE ioctl running on this CPU,
  * @tee_delay_sum_ns the overlap: the NET_RX wait TEE calls caused.
  */
