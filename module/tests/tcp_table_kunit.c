@@ -223,24 +223,30 @@ static void tcp_table_reset_zeroes_counters_and_keeps_entries(struct kunit *test
 /* tcp_port_slots_are_taken_in_order_once - teeprobe_tcp_slot_of */
 static void tcp_port_slots_are_taken_in_order_once(struct kunit *test)
 {
+	/* the ports seen, in order, and the slot and "taken" each gets */
+	static const struct {
+		u16 port;
+		unsigned int slot;
+		bool taken;
+	} steps[] = {
+		{ 0, 0, false },	/* port 0: "other" */
+		{ 7000, 1, true },
+		{ 7000, 1, false },
+		{ 443, 2, true },
+		{ 80, 3, true },
+		{ 8443, 0, false },	/* all taken: "other", nothing taken */
+		{ 443, 2, false },
+	};
 	u32 ports[4] = {};
+	unsigned int i;
 	bool taken;
 
-	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 0, &taken), 0U);
-	KUNIT_EXPECT_FALSE(test, taken);
-	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 7000, &taken), 1U);
-	KUNIT_EXPECT_TRUE(test, taken);
-	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 7000, &taken), 1U);
-	KUNIT_EXPECT_FALSE(test, taken);
-	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 443, &taken), 2U);
-	KUNIT_EXPECT_TRUE(test, taken);
-	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 80, &taken), 3U);
-	KUNIT_EXPECT_TRUE(test, taken);
-	/* all taken: "other", and nothing is taken */
-	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 8443, &taken), 0U);
-	KUNIT_EXPECT_FALSE(test, taken);
-	KUNIT_EXPECT_EQ(test, teeprobe_tcp_slot_of(ports, 4, 443, &taken), 2U);
-	KUNIT_EXPECT_FALSE(test, taken);
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, teeprobe_tcp_slot_of(ports, 4, steps[i].port, &taken),
+				    steps[i].slot, "step %u, port %u", i, steps[i].port);
+		KUNIT_EXPECT_EQ_MSG(test, taken, steps[i].taken,
+				    "step %u, port %u", i, steps[i].port);
+	}
 	KUNIT_EXPECT_EQ(test, ports[0], 0U);
 	KUNIT_EXPECT_EQ(test, ports[1], 7000U);
 	KUNIT_EXPECT_EQ(test, ports[3], 80U);

@@ -189,6 +189,9 @@ check_eq "... with it, family=AF_INET and the IPv4 addresses only" 1 \
 # their time (TEEPROBE_KS_DEBUG) must be those counted here from trace-cmd
 # report, independently.
 box_rgb=255,0,255
+# grab_boxes XWD RGB KSCHECK - kscheck.py's boxes of colour RGB on a grab,
+# its counts kept in XWD.boxes for the comment after the check
+grab_boxes() { python3 "$3" boxes "$1" "$2" | tee "$1.boxes"; return "${PIPESTATUS[0]}"; }
 kplugin=$top/tools/kshark/plugin-teeprobe_tee.so
 # (built here, as make -C tools does not build it: up to date, or not at all
 # without libkshark-dev, whose message is the skip's reason)
@@ -241,8 +244,8 @@ else
 	ks_args=(-p "$kplugin")
 	if ks_boxes tee-pairs "$tmp/tee-pairs.dat" "Kernel Shark ($tmp/tee-pairs.dat)"; then
 		check "tee-pairs.dat with the plugin: the grab holds its boxes" \
-			$ksc boxes "$ks_dir/window.xwd" "$box_rgb"
-		$ksc boxes "$ks_dir/window.xwd" "$box_rgb" | diag
+			grab_boxes "$ks_dir/window.xwd" "$box_rgb" "$top/tests/tools/kscheck.py"
+		diag <"$ks_dir/window.xwd.boxes"
 		check "... and a drawn timeline" $ksc timeline "$ks_dir/window.xwd"
 		built=$(sed -n 's/^teeprobe_tee: stream [0-9]*: [0-9]* intervals: \([0-9]*\) paired,.*/\1/p' \
 			"$ks_dir/err" | sort -n | tail -n 1)
@@ -256,8 +259,8 @@ else
 	ks_args=()
 	if ks_boxes tee-pairs-noplugin "$tmp/tee-pairs.dat" "Kernel Shark ($tmp/tee-pairs.dat)"; then
 		check_fails "tee-pairs.dat without the plugin: no boxes" "^no boxes" \
-			$ksc boxes "$ks_dir/window.xwd" "$box_rgb"
-		$ksc boxes "$ks_dir/window.xwd" "$box_rgb" | diag
+			grab_boxes "$ks_dir/window.xwd" "$box_rgb" "$top/tests/tools/kscheck.py"
+		diag <"$ks_dir/window.xwd.boxes"
 	fi
 	# a recorded session: exits only, each call from its duration
 	read -r nexit sumdur <<<"$(trace-cmd report "$corpus/tee-small.dat" 2>/dev/null | awk '
@@ -273,8 +276,8 @@ else
 	ks_args=(-p "$kplugin")
 	if ks_boxes tee-small "$corpus/tee-small.dat" "Kernel Shark ($corpus/tee-small.dat)"; then
 		check "tee-small.dat (exits only) with the plugin: the grab holds its boxes" \
-			$ksc boxes "$ks_dir/window.xwd" "$box_rgb"
-		$ksc boxes "$ks_dir/window.xwd" "$box_rgb" | diag
+			grab_boxes "$ks_dir/window.xwd" "$box_rgb" "$top/tests/tools/kscheck.py"
+		diag <"$ks_dir/window.xwd.boxes"
 		grep '^teeprobe_tee:' "$ks_dir/err" | sort -u | diag
 		check_eq "... a call per exit, drawn from its duration, and their time as trace-cmd report's" \
 			"$nexit $nexit $sumdur" \
