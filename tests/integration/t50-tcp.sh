@@ -71,6 +71,49 @@ syscall_p50_us() {
 		awk '{ v[NR] = $1 } END { r = int((NR * 50 + 99) / 100); if (r < 1) r = 1
 			printf "%.1f\n", v[r] }'
 }
+# connect_brackets FILE PORT - "BRACKETED TIMED": of the client events in
+# FILE timing a connect() to PORT (TIMED), those whose call lies inside the
+# kernel's own connect() of the same thread (syscalls:sys_enter_connect to
+# sys_exit_connect returning 0) and holds the kernel's SYN_SENT and its
+# socket's SYN_SENT -> ESTABLISHED (sock:inet_sock_set_state). An event's
+# timestamp is taken just after teeprobe's clock read at the call's return,
+# and the trace runs on teeprobe's clock (mono), so the call started at or
+# before the timestamp less connect_call_ns. The text has microseconds: 1 us
+# of slack. Why an event is not bracketed goes to stderr.
+connect_brackets() {
+	awk -v port="$2" '
+	function field(k,   v) { v = $0; if (!sub(".* " k "=", "", v)) return ""
+		sub(/ .*/, "", v); return v }
+	function bad(why) { printf "%s event at %.6f (%s): %s\n", pid, ts / 1e6, sp, why > "/dev/stderr" }
+	{ ts = $0; sub(/^.*\] [^ ]+ +/, "", ts); sub(/:.*/, "", ts); ts *= 1e6
+	  pid = ""; if ($1 ~ /^hsbench-/) { pid = $1; sub(/.*-/, "", pid) } }
+	pid != "" && index($0, " sys_connect(") {
+		enter[pid] = ts; delete syn[pid]; delete ev[pid]; next }
+	pid != "" && index($0, " inet_sock_set_state: ") && index($0, " newstate=TCP_SYN_SENT") {
+		if (pid in enter) syn[pid] = ts
+		next }
+	index($0, " inet_sock_set_state: ") && index($0, " dport=" port " ") &&
+	    index($0, " oldstate=TCP_SYN_SENT newstate=TCP_ESTABLISHED") {
+		est[field("sport")] = ts; next }
+	pid != "" && index($0, " teeprobe_tcp_handshake: side=client ") &&
+	    index($0, " dport=" port " ") {
+		call = field("connect_call_ns"); sp = field("sport")
+		if (call == 0) next
+		n++; start = ts - call / 1000
+		if (!(pid in enter)) bad("no sys_enter_connect before it")
+		else if (enter[pid] > start + 1) bad(sprintf("starts %.1f us before sys_enter_connect", enter[pid] - start))
+		else if (!(pid in syn)) bad("no SYN_SENT in its connect()")
+		else if (syn[pid] < start - 1) bad(sprintf("starts %.1f us after SYN_SENT", start - syn[pid]))
+		else if (!(sp in est) || est[sp] < syn[pid]) bad("no SYN_SENT -> ESTABLISHED of its port after its SYN_SENT")
+		else ev[pid] = ts
+		next }
+	pid != "" && index($0, " sys_connect -> ") {
+		if ((pid in ev) && $NF == "0x0") ok++
+		else if (pid in ev) bad("its connect() returned " $NF)
+		delete ev[pid]; delete enter[pid]; delete syn[pid] }
+	END { for (pid in ev) { ts = ev[pid]; bad("no sys_exit_connect after it") }
+		print ok + 0, n + 0 }' "$1"
+}
 # json_p50 FILE NAME - p50 of NAME ("connect_us"...) in hsbench's JSON
 json_p50() { grep -o "\"$2\":{[^}]*}" "$1" | sed -n 's/.*"p50":\([0-9.]*\).*/\1/p'; }
 # json_mean FILE NAME - mean of NAME in hsbench's JSON
@@ -80,8 +123,6 @@ after_connect_us() {
 	awk -v h="$(json_mean "$1" handshake_us)" -v c="$(json_mean "$1" connect_us)" \
 		'BEGIN { printf "%.1f\n", h - c }'
 }
-# within PCT A B - A and B differ by at most PCT percent of B
-within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'; }
 # at_least_ms B MS - B (us) is MS ms or more; below_ms B MS - B is under MS ms.
 # Lower and upper bounds set by the delay itself: a comparison with another
 # run's figure depends on how busy the host was then.
@@ -101,6 +142,8 @@ tcp_case() {
 	# Sized here: the top-level buffer stays at a page a CPU when tracing
 	# was first used through an instance (t40's) and not at the top level.
 	echo 4096 >$TRACEFS/buffer_size_kb
+	# teeprobe's clock, so that its times and the events' stamps compare
+	echo mono >$TRACEFS/trace_clock
 	echo >$TRACEFS/trace
 	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_handshake/enable
 	echo 1 >$TRACEFS/events/teeprobe/teeprobe_tcp_window/enable
@@ -135,7 +178,7 @@ window_sum() {
 
 # check runs a function in a new shell: give it the helpers it calls.
 export out
-export -f tcp_stat table_stat netstat snmp_opens events lab_run kv within
+export -f tcp_stat table_stat netstat snmp_opens events lab_run kv
 
 # missed NAME - probe hits missed during the case (another kprobe was running)
 missed() {
@@ -181,6 +224,8 @@ for bad in "${bad_params[@]}"; do
 	check "... and says why in dmesg" sh -c "dmesg | tail -n 5 | grep -q 'teeprobe: ${bad%%=*}=.*must be'"
 done
 
+# tcp_case sets the trace clock; the tests after this one get theirs back.
+clock0=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $TRACEFS/trace_clock)
 check "insmod teeprobe.ko" insmod "$ko"
 for sym in tcp_conn_request tcp_v4_send_synack tcp_v6_send_synack \
 	tcp_v4_syn_recv_sock tcp_v6_syn_recv_sock inet_csk_complete_hashdance \
@@ -259,48 +304,45 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 		less_ms "$hs_connect" "$base_connect" 0
 fi
 
-# The client's connect() calls against the kernel's own timing of them:
-# syscalls:sys_enter_connect and sys_exit_connect, recorded beside
-# teeprobe's events, bracket the inet_stream_connect call teeprobe times,
-# with only the socket's lookup and the address's copy outside it. Two
-# client threads, so the trace's buffer holds every call. hsbench's own
-# clock reads (user space) add the system call's entry and exit and any
-# wait for a CPU after it: a busy host (two guests on two cores) once made
-# them 13 % of a 2.6 ms call. Against hsbench, teeprobe's time can only be
-# shorter; against the kernel's, the two agree.
+# The client's connect() calls against the kernel's own account of them:
+# syscalls:sys_enter_connect and sys_exit_connect, and the socket's state
+# changes (sock:inet_sock_set_state), recorded beside teeprobe's events on
+# teeprobe's clock. Each call teeprobe times (inet_stream_connect) must lie
+# inside the kernel's connect() of its thread and hold the SYN_SENT ->
+# ESTABLISHED of its socket: an order of events, not a tolerance. How far
+# the medians are apart is printed, not asserted: it is the system call's
+# own work outside inet_stream_connect plus the probes' traps, which a busy
+# host stretches (two guests on two cores once made it 11 % of a 3 ms call
+# on 7.2). Two client threads, so the trace's buffer holds every event.
 light=$((conns / 2))
 sysev=$TRACEFS/events/syscalls/sys_enter_connect
-if [ -d "$sysev" ]; then
-	echo 1 >$TRACEFS/events/syscalls/sys_enter_connect/enable
-	echo 1 >$TRACEFS/events/syscalls/sys_exit_connect/enable
-fi
+# kernel_events 0|1 - the kernel's connect() and socket state events
+kernel_events() {
+	echo "$1" >$TRACEFS/events/syscalls/sys_enter_connect/enable
+	echo "$1" >$TRACEFS/events/syscalls/sys_exit_connect/enable
+	echo "$1" >$TRACEFS/events/sock/inet_sock_set_state/enable
+}
+[ -d "$sysev" ] && kernel_events 1
 if check "IPv4: $light connections from two client threads" tcp_case light "$light" 2; then
 	a=$(p50_us "$out/light.trace" client connect_call_ns)
 	b=$(json_p50 "$out/light/soft-$light/client.json" connect_us)
 	check "client connect() p50: teeprobe $a us, not above hsbench's $b us" \
 		less_ms "$b" "$a" 0.001
 	if [ -d "$sysev" ]; then
-		k=$(syscall_p50_us "$out/light.trace" connect)
 		check_eq "the kernel's trace has a successful connect() per timed call" \
 			"$(grep -c '^ *hsbench-.* sys_connect -> 0x0$' "$out/light.trace")" \
 			"$(events "$out/light.trace" client | grep -vc ' connect_call_ns=0 ')"
-		check "client connect() p50: teeprobe $a us, the kernel's sys_enter/exit_connect $k us (within 10 % or 0.1 ms)" \
-			bash -c 'awk -v a="$0" -v b="$1" "BEGIN { exit !(b - a >= -100 && b - a <= 100) }" || within 10 "$0" "$1"' \
-			"$a" "$k"
+		brackets=$(connect_brackets "$out/light.trace" $port 2>"$out/light.brackets")
+		check_eq "every connect() teeprobe timed lies inside its thread's sys_enter/exit_connect and holds its socket's SYN_SENT -> ESTABLISHED" \
+			"${brackets#* } ${brackets#* }" "$brackets"
+		[ -s "$out/light.brackets" ] && sed 's/^/# /' "$out/light.brackets" | head -n 5
+		check "... and those are the timed handshakes" test "${brackets#* }" = "$(timed light client)"
+		echo "# client connect() p50: teeprobe $a us, the kernel's sys_enter/exit_connect $(syscall_p50_us "$out/light.trace" connect) us, hsbench $b us"
 	else
-		# The lab kernel has no syscall events: hsbench's time is the
-		# reference there, with its debugging (KASAN, lockdep,
-		# kmemleak) making the system call's entry and exit a bigger
-		# part of it.
-		check "client connect() p50: teeprobe $a us, hsbench $b us (within 25 % or 0.2 ms)" \
-			bash -c 'awk -v a="$0" -v b="$1" "BEGIN { exit !(b - a >= -200 && b - a <= 200) }" || within 25 "$0" "$1"' \
-			"$a" "$b"
+		skip "every connect() teeprobe timed lies inside the kernel's" "no syscall events in this kernel"
 	fi
 fi
-if [ -d "$sysev" ]; then
-	echo 0 >$TRACEFS/events/syscalls/sys_enter_connect/enable
-	echo 0 >$TRACEFS/events/syscalls/sys_exit_connect/enable
-fi
+[ -d "$sysev" ] && kernel_events 0
 
 # --- netem delay on the client's NIC: SYN/ACK -> ACK grows, SYN -> SYN/ACK not
 if [ "$TP_KERNEL" = lab ]; then
@@ -321,7 +363,11 @@ elif check "IPv4 with ${delay_ms} ms netem delay on the client's NIC" tcp_case n
 	timing_check "SYN -> SYN/ACK p50 does not: $a -> $b us" below_ms "$b" $((delay_ms / 2))
 	a=$(p50_us "$out/netem.trace" client connect_call_ns)
 	b=$(json_p50 "$d/client.json" connect_us)
-	check "netem: client connect() p50 teeprobe $a us, hsbench $b us (within 10 %)" within 10 "$a" "$b"
+	# Every connect() waits for the delayed SYN; hsbench's clock brackets
+	# teeprobe's.
+	timing_check "netem: client connect() p50 teeprobe $a us holds the delay" \
+		at_least_ms "$a" $delay_ms
+	check "netem: ... and is not above hsbench's $b us" less_ms "$b" "$a" 0.001
 	a=$(p50_us "$out/netem.trace" client connect_ns)
 	timing_check "netem: SYN_SENT -> ESTABLISHED holds the delay: $base_connect -> $a us" \
 		at_least_ms "$a" $delay_ms
@@ -397,4 +443,5 @@ if STEP_TIMEOUT=$small_timeout check "one stalled worker, $many connections from
 	check_eq "no entry leaked" 0 "$(table_stat in_use)"
 fi
 check "rmmod teeprobe" rmmod teeprobe
+echo "$clock0" >$TRACEFS/trace_clock
 done_testing
