@@ -26,7 +26,11 @@
  *
  * FUZZ_TRACE_PLANT=1 in the environment plants a heap overflow in every
  * reading child, to show that such a finding fails the run
- * (tests/fuzz/run -P).
+ * (tests/fuzz/run -P). It fires as the child starts, before the reader
+ * arms its stall guard: a guard is a timer, which a loaded host can make
+ * end the child before a later plant is reached (seen once: the planted
+ * run exited 0, no report). FUZZ_TRACE_STALL_MS sets the guard (0: the
+ * reader's own, seconds), for the self-tests that must read a whole file.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -46,7 +50,10 @@
 #include "../../tools/series.h"
 #include "../../tools/utils.h"
 
-/* The reading child's stall guard here: readguard_set_stall() */
+/*
+ * The reading child's stall guard here: readguard_set_stall(), unless
+ * FUZZ_TRACE_STALL_MS says otherwise
+ */
 #define STALL_MS	100
 
 /* What the sanitizers exit with; the reader's own child exits 0 or 1 */
@@ -158,6 +165,20 @@ void __wrap__exit(int status)
 }
 
 /*
+ * plant_overflow - FUZZ_TRACE_PLANT=1: write one byte past a heap block, in
+ * the reading child before it reads (no timer of the reader's runs yet)
+ */
+static void plant_overflow(void)
+{
+	volatile size_t n = 16;	/* not seen through by the compiler */
+	char *p = malloc(n);
+
+	if (p)
+		p[n] = 1;
+	free(p);
+}
+
+/*
  * in_child - a forked child is the reader's, not the fuzzer's: libFuzzer's
  * death callback and crash handlers, inherited, would write the input to
  * build/crashes/ for every child that dies. It dies as it would in
@@ -173,11 +194,14 @@ static void in_child(void)
 		signal(sigs[i], SIG_DFL);
 	cover->pid = 0;
 	memcpy(cover->at_fork, cntrs, cntrs_n);
+	if (plant)
+		plant_overflow();
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *p = getenv("FUZZ_TRACE_PLANT");
+	const char *stall = getenv("FUZZ_TRACE_STALL_MS");
 
 	(void)argc;
 	(void)argv;
@@ -189,41 +213,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	 * here, with 500 ms a quarter, with 200 ms a fifth (1 % of the
 	 * inputs). An input (at most 256 KiB) is read in under 40 ms of CPU.
 	 */
-	readguard_set_stall(STALL_MS);
+	readguard_set_stall(stall ? (unsigned int)strtoul(stall, NULL, 10) : STALL_MS);
 	cover_init();
 	if (pthread_atfork(NULL, NULL, in_child))
 		abort();
 	return 0;
-}
-
-int __real_tracecmd_iterate_events(struct tracecmd_input *handle,
-				   cpu_set_t *cpus, int cpu_size,
-				   int (*callback)(struct tracecmd_input *,
-						   struct tep_record *,
-						   int, void *),
-				   void *data);
-/*
- * __wrap_tracecmd_iterate_events - the library's, but with
- * FUZZ_TRACE_PLANT=1 a reading child writes one byte past a heap block
- * first (the link wraps the reader's calls: -Wl,--wrap)
- */
-int __wrap_tracecmd_iterate_events(struct tracecmd_input *handle,
-				   cpu_set_t *cpus, int cpu_size,
-				   int (*callback)(struct tracecmd_input *,
-						   struct tep_record *,
-						   int, void *),
-				   void *data)
-{
-	if (plant && getpid() != fuzzer) {
-		volatile size_t n = 16;	/* not seen through by the compiler */
-		char *p = malloc(n);
-
-		if (p)
-			p[n] = 1;
-		free(p);
-	}
-	return __real_tracecmd_iterate_events(handle, cpus, cpu_size,
-					      callback, data);
 }
 
 /* input_file - the input in a memory file; its path, NULL on failure */
