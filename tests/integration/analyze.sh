@@ -9,6 +9,12 @@
 #                             record_run of one hsbench lab_run
 #   cause NAME / jpy NAME EXPR  the verdict's cause; a Python expression
 #                             on NAME.json as r
+#   verdict_is NAME WANT DESC / verdict_not NAME UNWANTED DESC
+#                             check NAME's cause; when it fails, the
+#                             verdict with every number it was decided on
+#                             (verdictinfo.py) and the session's files,
+#                             kept in $TP_OUT/failed/ (the host's
+#                             build/test-results/guest-K/failed/)
 #   snmp FIELD [NETNS]        a Tcp counter of /proc/net/snmp, of this
 #                             network namespace or NETNS
 #   syns_start PORT NAME / syns_stop
@@ -65,6 +71,37 @@ scenario() {
 }
 
 cause() { python3 -c "import json; print(json.load(open('$out/$1.json'))['verdict']['cause'])"; }
+
+# verdict_keep NAME - NAME's verdict and numbers as diagnostics, its files
+# kept where the host sees them
+verdict_keep() {
+	local keep=${TP_OUT:+$TP_OUT/failed/$tap_test-$1} f
+	python3 "$top/tests/integration/verdictinfo.py" $out/$1.json | diag
+	if [ -n "$keep" ] && mkdir -p "$keep"; then
+		for f in $out/$1.json $out/$1.txt $out/$1.dat; do
+			[ -f "$f" ] && cp "$f" "$keep/"
+		done
+		echo "# the session, its analysis (JSON, text): $keep"
+	fi
+}
+
+verdict_is() {
+	local got
+	got=$(cause "$1" 2>&1)
+	check_eq "$3" "$2" "$got" || verdict_keep "$1"
+}
+
+verdict_not() {
+	local got
+	got=$(cause "$1" 2>&1)
+	if [ -n "$got" ] && [ "$got" != "$2" ] && [ "${got#Traceback}" = "$got" ]; then
+		tap_result 0 "$3"
+	else
+		tap_result 1 "$3"
+		echo "unwanted: $2, got: $got" | diag
+		verdict_keep "$1"
+	fi
+}
 jpy() { python3 -c "import json; r = json.load(open('$out/$1.json')); print($2)"; }
 
 snmp() {

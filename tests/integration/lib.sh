@@ -90,6 +90,7 @@ check_eq() {
 	else
 		tap_result 1 "$1"
 		printf 'wanted: %s\ngot:    %s\n' "$2" "$3" | diag
+		return 1
 	fi
 }
 

@@ -70,14 +70,14 @@ for shape in $shapes; do
 		path=$(jpy $name "r['verdict']['path']")
 		echo "# $name: $c, top $vtop, path $path; $(jpy $name "'acceptors in TEE calls %.2f (asleep %.2f, set-up %.2f, queue %.2f), waiting for a CPU %.2f' % (r['accept_queue']['tee']['share'] or 0, r['accept_queue']['tee']['asleep'] or 0, r['accept_queue']['tee']['setup'] or 0, r['accept_queue']['tee']['queue'] or 0, r['accept_queue']['time']['runnable'] or 0)")"
 		if [ $mode = hard-temp ]; then
-			check_eq "$name: the verdict is TEE blocking" tee-blocking "$c"
+			verdict_is $name tee-blocking "$name: the verdict is TEE blocking"
 			if [ "$vtop" = "ACK -> accept" ]; then
 				check_eq "$name: ... through the accept queue" accept-queue "$path"
 				check "$name: ... the text says so, with the acceptors' TEE share" \
 					sh -c "grep -A2 '^  Through the accept queue: ' $out/$name.txt | grep -q '% in TEE calls'"
 			fi
 		else
-			check "$name: the verdict is not TEE blocking ($c)" test "$c" != tee-blocking
+			verdict_not $name tee-blocking "$name: the verdict is not TEE blocking ($c)"
 		fi
 		check_eq "$name: accepted = server events = hsbench's = the kernel's PassiveOpens" \
 			"$conns $conns $conns" \
