@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# guest.sh - one kernel's guest running the integration suite, and counting
+# what it reported (sourced by tests/run, after tap.sh and cache.sh).
+# $arm64_check lists the tests the arm64 guest runs (empty: all).
+
+# guest_start K - boot kernel K's guest running the integration suite; its
+# TAP into $results/guest-K.tap, vm-run's status into guest-K.rc
+guest_start() {
+	local k=$1 out=$results/guest-$1 timeout=1800 tests=() t
+	# The debug kernel runs user space some 15 times slower (~15 min for
+	# its suite), 6.1's guest ~16, the others ~10, on this 2-core machine:
+	# the limits leave room for a busy host; a test's own timeouts catch a
+	# hang first.
+	[ "$k" = lab ] && timeout=2400
+	if [ "$k" = 6.1-arm64 ]; then
+		for t in $arm64_check; do tests+=("$top/tests/integration/$t.sh"); done
+	fi
+	# the real secure world's guest: its own test (teesim's need teesim)
+	[ "$k" = optee ] && tests=("$top/tests/integration/t35-optee.sh")
+	rm -rf "$out"
+	"$top/tests/vm/vm-run" -q -k "$k" -t "$timeout" -o "$out" -- \
+		"$top/tests/integration/suite" "${tests[@]}" \
+		>"$results/guest-$k.tap" 2>"$results/guest-$k.err"
+	echo $? >"$results/guest-$k.rc"
+}
+
+# guest_collect K - count what kernel K's guest reported, its KUnit suites
+# too (kunit.py parses their KTAP)
+guest_collect() {
+	local k=$1 out=$results/guest-$1 rc ktap suite src
+	rc=$(cat "$results/guest-$k.rc" 2>/dev/null || echo 126)
+	tap_in "guest $k" <"$results/guest-$k.tap"
+	case $rc in
+	124) result 1 "guest $k: finished before the timeout" ;;
+	125) result 1 "guest $k: kernel log clean (no oops, WARN, KASAN, lockdep, kmemleak)" ;;
+	126) result 1 "guest $k: booted and ran the suite" ;;
+	*) result 0 "guest $k: kernel log clean (no oops, WARN, KASAN, lockdep, kmemleak)" ;;
+	esac
+	[ "$rc" -ge 124 ] && sed 's/^/    /' "$results/guest-$k.err" | tail -n 12
+	for ktap in "$out"/kunit/*.ktap; do
+		[ -f "$ktap" ] || continue
+		suite=$(basename "$ktap" .ktap)
+		src=$(kernel_source_61)
+		if python3 "$src/tools/testing/kunit/kunit.py" parse \
+			--json="${ktap%.ktap}.json" "$ktap" >"${ktap%.ktap}.txt" 2>&1; then
+			python3 "$top/tests/kunit/json2tap.py" "${ktap%.ktap}.json" |
+				tap_in "kunit $k/$suite"
+		else
+			result 1 "kunit $k/$suite: kunit.py parse"
+			tail -n 5 "${ktap%.ktap}.txt" | sed 's/^/    /'
+		fi
+	done
+}

@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bench.sh - the benchmark is no test: this runs it once at a tiny size so
+# that it cannot rot (bench/run --quick, every item in every configuration,
+# its JSON complete), checks the refusals and the help of bench/run and
+# bench/profile, the KVM branch (run where QEMU can use KVM, refused with
+# the reason where not), and that bench/profile maps every item's
+# instructions. No timing is asserted. TAP; tests/run runs it on a host
+# core the guests leave free.
+#
+# Usage: bench.sh RESULTS_DIR
+. "$(dirname "$0")/../integration/lib.sh"
+. "$top/scripts/cache.sh"
+. "$top/scripts/kvm.sh"
+results=${1:?usage: bench.sh RESULTS_DIR}
+mkdir -p "$results"
+
+# run_bench_kvm - bench/run -a kvm: where QEMU cannot run a guest under KVM
+# (scripts/kvm.sh's probe: no /dev/kvm, or one that opens but aborts or
+# hangs a vCPU, as nested virtualization may) it is refused with QEMU's
+# reason (it never falls back on the emulator); where the probe runs, it
+# runs --quick. Either way, the summary of a KVM run (the --quick run's
+# results without the instruction counter's lines) has items 1-5 and their
+# targets alone, and check-json.py takes it, and refuses it with a count in
+# it. tests/tools/kvm-probe.sh tests both branches on stub QEMUs.
+run_bench_kvm() {
+	local out=$results/bench-kvm name
+	mkdir -p "$out"
+	name="bench/run -a kvm runs under KVM, or says why this host has none; -a x is refused"
+	if kvm_usable host; then
+		echo "# KVM: QEMU runs a guest under KVM here: bench/run -a kvm --quick"
+		if "$top/bench/run" -a kvm --quick --json >"$out/kvm.json" 2>"$out/kvm.err" &&
+			python3 "$top/bench/check-json.py" "$out/kvm.json" >>"$out/kvm.err" 2>&1 &&
+			grep -q '"accel":"kvm"' "$out/kvm.json"; then
+			tap_result 0 "$name"
+		else
+			tap_result 1 "$name"
+			tail -n 10 "$out/kvm.err" | diag
+		fi
+	elif echo "# KVM: none here: $KVM_WHY" &&
+		! "$top/bench/run" -a kvm --quick >"$out/kvm.out" 2>&1 &&
+		grep -qF -- "-a kvm: this host has no usable KVM: $KVM_WHY" "$out/kvm.out" &&
+		! "$top/bench/run" -a x --quick >"$out/x.out" 2>&1 &&
+		grep -q -- '-a: tcg or kvm' "$out/x.out"; then
+		tap_result 0 "$name"
+	else
+		tap_result 1 "$name"
+		head -n 3 "$out/kvm.out" "$out/x.out" | diag
+	fi
+	name="a KVM run's summary has items 1-5 and their targets, no instruction counts, and check-json.py takes it"
+	local res=$top/build/bench/6.1/results.txt bad=0
+	if [ ! -s "$res" ]; then
+		bad=1
+	else
+		grep -vE '^(insns|hostcpu|ops|info accel) ' "$res" >"$out/results.txt"
+		echo "info accel kvm" >>"$out/results.txt"
+		awk -v json=0 -f "$top/bench/summary.awk" "$out/results.txt" >"$out/summary.txt" || bad=1
+		awk -v json=1 -f "$top/bench/summary.awk" "$out/results.txt" >"$out/summary.json" || bad=1
+		grep -q '^5\. analysis speed' "$out/summary.txt" || bad=1
+		grep -q 'no instruction counter under KVM' "$out/summary.txt" || bad=1
+		! grep -qE '^6\. instructions|by instructions|by QEMU' "$out/summary.txt" || bad=1
+		python3 "$top/bench/check-json.py" "$out/summary.json" >"$out/check.txt" 2>&1 || bad=1
+		# the same JSON with the TCG run's instruction counts is refused
+		python3 -c 'import json, sys
+k = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+k["handshake_insns"] = t["handshake_insns"]
+json.dump(k, open(sys.argv[3], "w"))' "$out/summary.json" "$results/bench.json" "$out/mixed.json" || bad=1
+		! python3 "$top/bench/check-json.py" "$out/mixed.json" >>"$out/check.txt" 2>&1 || bad=1
+		grep -q 'handshake_insns: present under kvm' "$out/check.txt" || bad=1
+	fi
+	tap_result $bad "$name"
+	[ $bad = 0 ] || tail -n 5 "$out/check.txt" 2>/dev/null | diag
+}
+
+# run_bench - the benchmark is no test: it runs once at a tiny size so it
+# cannot rot, on the host core the stock kernels' guests leave free; its
+# JSON must hold every item with every configuration
+run_bench() {
+	if "$top/bench/run" --quick --json >"$results/bench.json" 2>"$results/bench.err" &&
+		python3 "$top/bench/check-json.py" "$results/bench.json" >>"$results/bench.err" 2>&1; then
+		tap_result 0 "bench/run --quick runs every item (no timing asserted)"
+	else
+		tap_result 1 "bench/run --quick runs every item (no timing asserted)"
+		tail -n 10 "$results/bench.err" | diag
+	fi
+	# A window udpbench cannot keep, or none, is refused before anything
+	# is built or booted, with the option named
+	local cmd w bad=0
+	for cmd in run profile; do
+		for w in 0 00 4097 x; do
+			if "$top/bench/$cmd" -w "$w" >"$results/bench-w.out" 2>&1 ||
+				! grep -q -- '-w' "$results/bench-w.out"; then
+				echo "# bench/$cmd -w $w: $(head -n 1 "$results/bench-w.out")"
+				bad=1
+			fi
+		done
+	done
+	tap_result $bad "bench/run and bench/profile refuse -w 0, 00, 4097 and x"
+	# -h describes every option each command takes
+	local opt bad=0
+	for opt in -k -r -n -p -w -i -m -f -T -c -a --quick --json; do
+		"$top/bench/run" -h | grep -q -- "^  $opt " || { echo "# bench/run -h: no $opt"; bad=1; }
+	done
+	for opt in -k -r -n -p -w -i -C -t --quick; do
+		"$top/bench/profile" -h | grep -q -- "^  $opt " || { echo "# bench/profile -h: no $opt"; bad=1; }
+	done
+	tap_result $bad "bench/run -h and bench/profile -h describe every option"
+	run_bench_kvm
+	# bench/profile: every item's profile adds up to the instruction
+	# count (profile.py checks), and finds teeprobe.ko's code under (b)
+	# alone, so that its addresses were mapped to the module's symbols.
+	# Its packet stream keeps one datagram in flight (bench/run's keeps
+	# 64), so that both ways of running item 2 are kept from rotting. No
+	# item's measured interval may hold a clone or fork: the load programs
+	# start their threads before it (hsbench's client, 10 threads, did
+	# not, and each run's count held their stacks' page zeroing).
+	local name="bench/profile --quick -w 1 maps every item's instructions, teeprobe.ko's under (b) alone, no clone or fork in a measured interval"
+	if "$top/bench/profile" --quick -w 1 >"$results/profile.txt" 2>"$results/profile.err" &&
+		awk '/^[a-z]+: instructions per / { item = $1 }
+			$1 == "teeprobe.ko" && $2 == 0 && $3 > 0 { ok[item] = 1 }
+			/clone\/fork system calls in the measured intervals:/ {
+				n = split($0, f, /\) /)
+				for (i = 2; i <= n; i++)
+					if (f[i] + 0 == 0)
+						zero[item]++
+				if (zero[item] == n - 1 && n > 2)
+					noclone[item] = 1
+			}
+			END { exit !(ok["handshake:"] && ok["packets:"] && ok["tee:"] &&
+				noclone["handshake:"] && noclone["packets:"] && noclone["tee:"]) }' "$results/profile.txt"; then
+		tap_result 0 "$name"
+	else
+		tap_result 1 "$name"
+		tail -n 10 "$results/profile.err" "$results/profile.txt" | diag
+	fi
+}
+
+run_bench
+done_testing
