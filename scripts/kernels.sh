@@ -4,8 +4,9 @@
 # A kernel is named by an id:
 #   5.10  Debian 11's newest stock 5.10 kernel (scripts/kernel-world: a
 #         chroot of Debian 11 with the kernel, its headers and its gcc-10)
-#   6.1   Debian 12's stock 6.1 kernel (newest installed 6.1.*-amd64)
-#   6.12  Debian 12's stock 6.12 kernel (newest installed 6.12.*+deb12-amd64)
+#   6.1   Debian 12's stock 6.1 kernel (the newest 6.1.*-amd64 whose headers
+#         are installed; its image unpacked by scripts/stock-kernel)
+#   6.12  Debian 12's stock 6.12 kernel (the same, 6.12.*+deb12-amd64)
 #   newest  Debian unstable's newest stock amd64 kernel, as scripts/deps
 #         last found it (scripts/kernel-world: a chroot of unstable)
 #   lab   the lab kernel built by scripts/lab-kernel (TEE, KUnit, KASAN, ...)
@@ -19,16 +20,18 @@
 # (x86_64 or arm64) and, for a foreign architecture, KROOT (the guest's root
 # file system, the builds' sysroot). A kernel of another Debian release
 # sets KCHROOT (the chroot its modules are built in: KDIR is inside it),
-# KMODROOT (where its lib/modules/KVER is; the guest mounts it) and, when it
-# has no CONFIG_TEE, KTEESRC (its TEE core's sources).
+# KMODROOT (where its lib/modules/KVER is; the guest mounts it: Debian 12's
+# own unpacked images too) and, when it has no CONFIG_TEE, KTEESRC (its TEE
+# core's sources).
 
 KERNEL_IDS="5.10 6.1 6.12 newest lab 6.1-arm64 optee"
 
-# newest_installed - newest /lib/modules entry matching a regex, with headers
-newest_installed() {
+# newest_headers - the newest kernel release matching a regex whose headers
+# are installed (/lib/modules/KVER/build)
+newest_headers() {
 	local v
 	for v in $(ls /lib/modules 2>/dev/null | grep -E "$1" | sort -V -r); do
-		if [ -f "/boot/vmlinuz-$v" ] && [ -d "/lib/modules/$v/build" ]; then
+		if [ -d "/lib/modules/$v/build" ]; then
 			echo "$v"
 			return 0
 		fi
@@ -55,12 +58,22 @@ kernel_resolve() {
 		KFLAVOR=stock
 		;;
 	6.1|6.12)
-		local re='^6\.1\.[0-9]+-[0-9]+-amd64$'
+		local re='^6\.1\.[0-9]+-[0-9]+-amd64$' img
 		[ "$1" = 6.12 ] && re='^6\.12\.[0-9]+\+deb12-amd64$'
-		KVER=$(newest_installed "$re") ||
-			die "no Debian $1 kernel with headers installed: run scripts/deps"
-		VMLINUZ=/boot/vmlinuz-$KVER
+		KVER=$(newest_headers "$re") ||
+			die "no Debian $1 kernel headers installed: run scripts/deps"
 		KDIR=/lib/modules/$KVER/build
+		# its image unpacked into the cache (scripts/stock-kernel), or
+		# installed on this host by hand
+		img=${TEEPROBE_CACHE:-/var/cache/teeprobe}/kernels/stock-$KVER
+		if [ -f "$img/.made" ]; then
+			VMLINUZ=$img/root/boot/vmlinuz-$KVER
+			KMODROOT=$img/root
+		elif [ -f "/boot/vmlinuz-$KVER" ]; then
+			VMLINUZ=/boot/vmlinuz-$KVER
+		else
+			die "no image of kernel $KVER: run scripts/deps (scripts/stock-kernel $KVER)"
+		fi
 		KFLAVOR=stock
 		;;
 	6.1-arm64|optee)
