@@ -87,9 +87,12 @@ for mode in hard-temp hard-reg; do
 		test "$(tee_stat INVOKE queue_wait_ns)" -gt 0
 	wait_probe=$(probe_field teesim_wait_for_secure_thread 6)
 	wait_sim=$(kv "$ts" thread_wait_ns)
-	check "$mode: time in teesim_wait_for_secure_thread agrees with teesim's own (25 %)" \
+	# teesim reads its clock before the call and after its return, so the
+	# probe's time in the call is inside teesim's (1 us a wait for the
+	# two clocks' reads); a lower bound would be a timing assertion.
+	check "$mode: time in teesim_wait_for_secure_thread ($(probe_field teesim_wait_for_secure_thread 7) ns) is inside teesim's own ($wait_sim ns)" \
 		awk -v a="$(probe_field teesim_wait_for_secure_thread 7)" -v b="$wait_sim" \
-		'BEGIN { exit !(b > 0 && a >= 0.75 * b && a <= 1.25 * b) }'
+		-v n="$(kv "$ts" thread_waits)" 'BEGIN { exit !(a > 0 && a <= b + 1000 * n) }'
 	check_eq "$mode: the wait probe saw every wait teesim counted" \
 		"$(kv "$ts" thread_waits)" "$wait_probe"
 done

@@ -13,8 +13,8 @@ conns=${TP_TCP_CONNECTIONS:-200}
 threads=10
 # The lab kernel runs user space ~15x slower: fewer connections there.
 [ "$TP_KERNEL" = lab ] && conns=${TP_TCP_CONNECTIONS:-40} threads=5
-delay_ms=20
-stall_us=5000
+delay_ms=200
+stall_us=50000
 port=$LAB_PORT
 out=$TP_OUT/tcp
 mkdir -p "$out"
@@ -206,13 +206,13 @@ timed() {
 
 # timing_check NAME CMD... - a check of how phases grow; skipped when the
 # clock ticks in jiffies (the lab kernel's guest falls back to
-# refined-jiffies: 4 ms steps, and KASAN's slowness hides a 20 ms delay)
+# refined-jiffies: 4 ms steps, and KASAN's slowness hides the delays)
 clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
 timing_check() {
 	case "$clocksource" in
 	*jiffies*) skip "$1" "clocksource $clocksource is too coarse" ;;
 	*)
-		# KASAN, lockdep and kmemleak add more noise than the 5 ms
+		# KASAN, lockdep and kmemleak add more noise than the
 		# effects measured here: the stock kernels check them.
 		if [ "$TP_KERNEL" = lab ]; then
 			skip "$1" "timing noise of the debug kernel"

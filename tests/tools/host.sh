@@ -319,9 +319,9 @@ deps=$top/scripts/deps
 check "deps --demo leaves out the 6.12 kernel, the arm64 compiler, clang/llvm, bpftrace, promtool, KernelShark, Xvfb" sh -c \
 	"grep -qx qemu-system-x86 '$tmp/deps-demo' && grep -qx linux-headers-amd64 '$tmp/deps-demo' &&
 	 grep -qx trace-cmd '$tmp/deps-demo' &&
-	 ! grep -Eq '^(linux-image-6\.12|gcc-aarch64-linux-gnu|clang|llvm|libclang-rt-.*|bpftrace|promtool|qemu-system-arm|kernelshark|xvfb|x11-apps|xdotool)( |$)' '$tmp/deps-demo'"
+	 ! grep -Eq '^(linux-headers-6\.12|gcc-aarch64-linux-gnu|clang|llvm|libclang-rt-.*|bpftrace|promtool|qemu-system-arm|kernelshark|xvfb|x11-apps|xdotool)( |$)' '$tmp/deps-demo'"
 check "deps (make check's) still has all of them, and everything the demo has" sh -c \
-	"grep -Eq '^linux-image-6\.12 ' '$tmp/deps-all' && grep -qx gcc-aarch64-linux-gnu '$tmp/deps-all' &&
+	"grep -Eq '^linux-headers-6\.12 ' '$tmp/deps-all' && grep -qx gcc-aarch64-linux-gnu '$tmp/deps-all' &&
 	 grep -qx clang '$tmp/deps-all' && grep -qx llvm '$tmp/deps-all' && grep -qx bpftrace '$tmp/deps-all' &&
 	 grep -qx kernelshark '$tmp/deps-all' && grep -qx xvfb '$tmp/deps-all' &&
 	 grep -qx x11-apps '$tmp/deps-all' && grep -qx xdotool '$tmp/deps-all' &&
@@ -329,8 +329,8 @@ check "deps (make check's) still has all of them, and everything the demo has" s
 check "deps --demo -k optee adds the arm64 guest's tools, not the test-only ones" sh -c \
 	"'$deps' --demo -k optee --list >'$tmp/deps-optee' &&
 	 grep -qx gcc-aarch64-linux-gnu '$tmp/deps-optee' && grep -qx qemu-system-arm '$tmp/deps-optee' &&
-	 ! grep -Eq '^(clang|bpftrace|promtool|linux-image-6\.12)( |$)' '$tmp/deps-optee'"
-check "deps --demo -k 6.12 wants the 6.12 kernel" grep -Eq '^linux-image-6\.12 ' \
+	 ! grep -Eq '^(clang|bpftrace|promtool|linux-headers-6\.12)( |$)' '$tmp/deps-optee'"
+check "deps --demo -k 6.12 wants the 6.12 kernel" grep -Eq '^linux-headers-6\.12 ' \
 	<("$deps" --demo -k 6.12 --list)
 check "deps --dry-run installs nothing and says what it would" sh -c \
 	"'$deps' --demo --dry-run 2>&1 | grep -Eq '^teeprobe: dry run: (nothing to install|would install: )'"
