@@ -250,6 +250,19 @@ const char *dur_str(double ns, unsigned int flags)
 	return out;
 }
 
+/* num_str - @v with @decimals decimals, or "-" for a value not measured */
+const char *num_str(double v, int decimals)
+{
+	static struct str_ring ring;
+	char *out;
+
+	if (isnan(v))
+		return "-";
+	out = ring_take(&ring, 32);
+	snprintf(out, 32, "%.*f", decimals, v);
+	return out;
+}
+
 /* unit_follows - is the space at @q that between a number and its unit? */
 static bool unit_follows(const char *q)
 {
