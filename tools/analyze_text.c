@@ -168,10 +168,15 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 	print_accept_queue(a);
 
 	printf("\nEvidence:\n");
-	print_para(17, "  TEE ioctls     %.0f calls, on-CPU %.1f %% of CPU time; by the %.0f threads that accepted the connections: %.0f calls, %s per handshake, %d %% asleep; of their TEE time: %s",
-		   a->sum.tee_calls, 100 * e->tee_oncpu_share, a->acceptors,
-		   a->acceptor_calls, dur_str(e->tee_per_hs_ns, 0),
-		   verdict_pct(e->tee_blocked_share), split_str(&e->tee));
+	if (isnan(e->tee.work))
+		print_para(17, "  TEE ioctls     %.0f calls, on-CPU %.1f %% of CPU time; none by the %.0f threads that accepted the connections",
+			   a->sum.tee_calls, 100 * e->tee_oncpu_share,
+			   a->acceptors);
+	else
+		print_para(17, "  TEE ioctls     %.0f calls, on-CPU %.1f %% of CPU time; by the %.0f threads that accepted the connections: %.0f calls, %s per handshake, %d %% asleep; of their TEE time: %s",
+			   a->sum.tee_calls, 100 * e->tee_oncpu_share, a->acceptors,
+			   a->acceptor_calls, dur_str(e->tee_per_hs_ns, 0),
+			   verdict_pct(e->tee_blocked_share), split_str(&e->tee));
 	print_para(17, "  NET_RX         %.0f runs/s for %.0f rx packets/s; of the wait, %d %% by ksoftirqd, %d %% while TEE calls held the CPU (%.0f runs)",
 		   a->sum.netrx_per_s, a->sum.rx_packets_per_s,
 		   verdict_pct(e->ksoftirqd_share),

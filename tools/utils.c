@@ -266,8 +266,12 @@ const char *num_str(double v, int decimals)
 /* unit_follows - is the space at @q that between a number and its unit? */
 static bool unit_follows(const char *q)
 {
-	return q[-1] >= '0' && q[-1] <= '9' &&
-	       (!strncmp(q + 1, "us", 2) || !strncmp(q + 1, "ms", 2)) &&
+	if (q[-1] < '0' || q[-1] > '9')
+		return false;
+	/* a percent sign: "46 %" stays on one line */
+	if (q[1] == '%')
+		return true;
+	return (!strncmp(q + 1, "us", 2) || !strncmp(q + 1, "ms", 2)) &&
 	       !((q[3] >= 'a' && q[3] <= 'z') || (q[3] >= 'A' && q[3] <= 'Z'));
 }
 
