@@ -13,8 +13,7 @@ conns=${TP_LAB_CONNECTIONS:-200}
 # tee_stat CMD FIELD - a field of the "all CMD ..." line of tee_stats
 tee_stat() {
 	awk -v c="$1" -v f="$2" '
-	BEGIN { split("calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns", n, " ")
-		for (i in n) col[n[i]] = i + 2 }
+	/^# cpu / { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
 	$1 == "all" && $2 == c { v = $(col[f]) }
 	END { printf "%.0f\n", v }' $DEBUGFS/tee_stats
 }
