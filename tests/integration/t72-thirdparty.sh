@@ -99,6 +99,7 @@ check "healthy light load: ab -n 100 -c 1 against nginx, recorded" \
 read -r p1 a1 <<<"$(opens)"
 check_eq "light: the verdict is no-problem" no-problem "$(cause light)"
 counted light $((p1 - p0)) $((a1 - a0))
+agrees light
 
 if ip netns exec "$TP_CLIENT_NETNS" tc qdisc add dev eth1 root netem delay 20ms 2>$out/tc.err; then
 	read -r p0 a0 <<<"$(opens)"
@@ -108,6 +109,7 @@ if ip netns exec "$TP_CLIENT_NETNS" tc qdisc add dev eth1 root netem delay 20ms 
 	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
 	check_eq "netem: the verdict is network" network "$(cause netem)"
 	counted netem $((p1 - p0)) $((a1 - a0))
+agrees netem
 else
 	skip "network scenario" "tc netem: $(head -n 1 $out/tc.err)"
 fi
@@ -141,6 +143,7 @@ else
 		accept-cpu-starved "$(cause hog)"
 fi
 counted hog $((p1 - p0)) $((a1 - a0))
+agrees hog
 nginx_stop
 
 # --- a server that logs its accepts: teeprobe's parts against it --------------
@@ -149,12 +152,14 @@ check "late accept: a server sleeping 20 ms before each accept(), ab -n 100 -c 1
 	bash -c 'log_server late --late-ms 20 && syns_start $0 late &&
 		record_run late ab_run $0 100 10; rc=$?; syns_stop; log_server_stop; exit $rc' $LOG_PORT
 check_eq "late: the verdict is slow-accept" slow-accept "$(cause late)"
+agrees late
 between late
 STEP_TIMEOUT=300 check "the same server at once, CPU hog on CPU $cpu, ab -n 200 -c 10, recorded" \
 	bash -c 'log_server loghog && syns_start $0 loghog && hog_on $1 &&
 		record_run loghog ab_run $0 200 10; rc=$?; hog_off; syns_stop; log_server_stop; exit $rc' \
 	$LOG_PORT "$cpu"
 between loghog
+agrees loghog
 
 # --- hsbench under the hog ----------------------------------------------------
 [ -d /sys/module/teesim ] && rmmod teesim
@@ -164,6 +169,7 @@ STEP_TIMEOUT=300 check "hsbench hard-temp, 4 workers, 10 threads x 150, CPU hog 
 		scenario hshog hard-temp 150 10 --workers 4 --accept-log $out/hshog.acc;
 		rc=$?; hog_off; syns_stop; exit $rc' "$cpu"
 between hshog
+agrees hshog
 lab_unload
 rmmod teeprobe
 done_testing
