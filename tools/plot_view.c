@@ -28,7 +28,7 @@ const struct plot_line plot_lines[NR_LINES] = {
 	[L_INLINE] = { P_NETRX, "inline", "us", C_GREEN, NULL, 1.2, false },
 	[L_DELAY] = { P_NETRX, "mean", "us", C_BLUE, NULL, 1.8, true },
 	[L_CONN] = { P_TCP, "client connect", "ms", C_ORANGE, NULL, 1.4, false },
-	[L_HS] = { P_TCP, "server handshake", "ms", C_BLUE, NULL, 1.8, true },
+	[L_HS] = { P_TCP, "SYN -> accept", "ms", C_BLUE, NULL, 1.8, true },
 	/* bars on the right-hand axis, not a line */
 	[L_RATE] = { P_TCP, "handshakes/s", "1/s", C_BAR, NULL, 0, false },
 };
