@@ -13,7 +13,8 @@
  * as parts is (format 1's keys were the parts' names, with spaces); 3 since
  * TEE time is split by where it went (tee_split), accept_queue.tee.queue
  * is the other calls' wait for a secure thread (not every call's), and the
- * verdict has a fix
+ * verdict has a fix, and seconds is the session's length (report's), the
+ * windows' span window_seconds
  */
 #define ANALYZE_JSON_FORMAT	3
 
@@ -42,7 +43,9 @@ void analyze_json(const struct analysis *a, const struct analyze_opts *o)
 
 	jset_int(out, "format", ANALYZE_JSON_FORMAT);
 	jset_str(out, "file", o->input);
-	jset_sig(out, "seconds", a->seconds, 6);
+	/* the session's length, as report's; the windows', apart */
+	jset_sig(out, "seconds", a->sum.seconds, 6);
+	jset_sig(out, "window_seconds", a->seconds, 6);
 	jset_sig(out, "window_ms", a->s.len_ns / 1e6, 6);
 	x = jnew();
 	jset_str(x, "cause", verdict_key(v->cause));

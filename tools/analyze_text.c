@@ -125,8 +125,10 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 	const struct verdict *v = &a->v;
 	int p, c;
 
-	printf("teeprobe analyze: %s\n  %.1f s in %zu windows of %.0f ms, %d CPUs\n",
-	       tstr(o->input), a->seconds, a->s.n, a->s.len_ns / 1e6, a->s.ncpus);
+	/* the session's length as report's; the windows span its events */
+	printf("teeprobe analyze: %s\n  %.3f s recorded, %zu windows of %.0f ms with events (%.1f s), %d CPUs\n",
+	       tstr(o->input), a->sum.seconds, a->s.n, a->s.len_ns / 1e6,
+	       a->seconds, a->s.ncpus);
 	if (a->counters_note)
 		printf("  counters: %s: the module's counters are left out; the\n"
 		       "  figures come from the events\n", a->counters_note);

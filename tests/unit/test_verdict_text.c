@@ -121,6 +121,7 @@ static bool render(struct made *m, const char *path)
 	a.s.n = 40;
 	a.s.len_ns = 100 * MS;
 	a.seconds = 4;
+	a.sum.seconds = 4.123;
 	a.sum.tee_calls = 4000;
 	a.sum.netrx_per_s = 500;
 	a.sum.rx_packets_per_s = 900;
