@@ -58,7 +58,7 @@ readme_cmds() {
 		sed 's/ *#.*$//' |
 		awk '/\\$/ { sub(/\\$/, ""); line = line $0; next }
 		     { line = line $0; if (line ~ /[^ ]/) print line; line = "" }' |
-		sed 's/^ *//; s/  */ /g'
+		sed 's/^ *//; s/  */ /g' | grep -E '^(apt-get|make) '
 }
 mapfile -t cmds < <(readme_cmds)
 echo "# the README's lines:"
