@@ -285,7 +285,7 @@ static void acceptor_tee(struct analysis *a, const struct session_events *ev,
 
 /*
  * secure_timed - whether the session timed the secure world's entries: its
- * events carry the time (not a file of teeprobe 0.1), and some call had
+ * events carry the time (not a file of an earlier module), and some call had
  * some (a driver whose entry teeprobe probes: OP-TEE's SMC, teesim's)
  */
 static bool secure_timed(const struct session_events *ev)

@@ -154,7 +154,7 @@ static double phase_mean(const struct session *s, bool client,
 
 /*
  * syn_wait_mean - the mean NET_RX wait of the server handshakes' SYNs, over
- * the events that carry it; NAN when none does (teeprobe 0.1's files)
+ * the events that carry it; NAN when none does (an earlier module's files)
  */
 static double syn_wait_mean(const struct session *s)
 {

@@ -225,7 +225,7 @@ static void on_tcp_handshake(struct reader *rd, struct tep_event *event,
 	h->ack_accept_ns = fval(ef, HS_ACK_ACCEPT, record);
 	h->connect_ns = fval(ef, HS_CONNECT, record);
 	h->connect_call_ns = fval(ef, HS_CONNECT_CALL, record);
-	/* Files of teeprobe 0.1 have no waits per handshake. */
+	/* Files of an earlier module have no waits per handshake. */
 	h->has_waits = !client && ef->f[HS_SYN_WAIT] && ef->f[HS_ACK_WAIT];
 	h->syn_wait_ns = fval(ef, HS_SYN_WAIT, record);
 	h->ack_wait_ns = fval(ef, HS_ACK_WAIT, record);

@@ -35,7 +35,7 @@ struct tee_call {
 	unsigned int cmd;	/* the command's id: session's cmds[] names it */
 	int cpu, tid;
 	bool setup;		/* SHM_REGISTER or SHM_ALLOC */
-	bool secure_known;	/* the event has secure_ns (teeprobe 0.1 had not) */
+	bool secure_known;	/* the event has secure_ns (earlier modules' had not) */
 };
 
 /* One CPU's NET_RX window (teeprobe_netrx_window) */
