@@ -132,7 +132,7 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 	if (a->counters_note)
 		printf("  counters: %s: the module's counters are left out; the\n"
 		       "  figures come from the events\n", a->counters_note);
-	printf("\nWhere a handshake's time goes (server side, %.0f handshakes):\n",
+	printf("\nWhere a client handshake's time goes, as the server sees it (%.0f handshakes):\n",
 	       e->handshakes);
 	printf("  %-16s %11s %11s %11s %7s\n", "part", "mean", "p50",
 	       "p99", "share");

@@ -111,7 +111,7 @@ def parse(text):
     r = {"parts": {}, "aq": {}, "lines": lines}
     for i, l in enumerate(lines):
         s = l.strip()
-        m = re.match(r"Where a handshake's time goes \(server side, (\d+) handshakes\)", s)
+        m = re.match(r"Where a client handshake's time goes, as the server sees it \((\d+) handshakes\)", s)
         if m:
             r["handshakes"] = int(m.group(1))
         for p in PARTS:
