@@ -36,12 +36,13 @@ static void analyze_usage(FILE *out)
 	fprintf(out,
 		"usage: teeprobe analyze [--json] [--windows] [--target-us US] [-i FILE | FILE]\n"
 		"       teeprobe analyze -d SECONDS [-p PID]... [-w MS] [-i FILE] [...]\n\n"
-		"Names the link of the chain to blame for the handshake time of a\n"
-		"session recorded with 'teeprobe record' (default trace.dat), with\n"
-		"the numbers behind it: where a handshake's time goes, how TEE\n"
-		"ioctl time, NET_RX delay and handshake time move together from\n"
-		"window to window (Pearson's r at the best lag, and rank\n"
-		"correlation), per CPU and host-wide, and the verdict.\n\n"
+		"Names the link of the chain to blame for the clients' handshake time\n"
+		"in a session recorded with 'teeprobe record' (default trace.dat),\n"
+		"with the numbers behind it: where a client handshake's time goes as\n"
+		"the server sees it, how TEE ioctl time, NET_RX delay and the\n"
+		"server's SYN->accept time move together from window to window\n"
+		"(Pearson's r at the best lag, and rank correlation), per CPU and\n"
+		"host-wide, and the verdict with the fix it implies.\n\n"
 		"  -i, --input FILE   the recorded session; or FILE\n"
 		"  -d, --duration S   live: record S seconds into FILE first (with\n"
 		"                     'teeprobe record'; -p and -w are passed to it)\n"
@@ -460,10 +461,11 @@ static void gather(struct analysis *a, const struct session_events *ev)
 	free(y);
 	a->links[LINK_TEE_NETRX].name = "TEE on-CPU time -> NET_RX delay (same CPU)";
 	a->links[LINK_TEE_NETRX].key = "tee_oncpu_to_netrx_delay";
-	a->links[LINK_NETRX_HS].name = "NET_RX delay -> handshake time";
-	a->links[LINK_NETRX_HS].key = "netrx_delay_to_handshake";
-	a->links[LINK_TEE_HS].name = "TEE ioctl time -> handshake time";
-	a->links[LINK_TEE_HS].key = "tee_time_to_handshake";
+	/* the server's TCP phases per window: the handshakes it finished */
+	a->links[LINK_NETRX_HS].name = "NET_RX delay -> SYN->accept time";
+	a->links[LINK_NETRX_HS].key = "netrx_delay_to_syn_accept";
+	a->links[LINK_TEE_HS].name = "TEE ioctl time -> SYN->accept time";
+	a->links[LINK_TEE_HS].key = "tee_time_to_syn_accept";
 }
 
 /*

@@ -21,7 +21,7 @@ static void print_windows(const struct analysis *a)
 	       s->n, s->len_ns / 1e6);
 	printf("  %8s %7s %7s %7s %8s %11s %11s %6s %11s %11s\n", "t_s",
 	       "tee_in", "tee_cpu", "netrx", "packets", "delay", "delay_p99",
-	       "hs", "hs_time", "connect");
+	       "hs", "syn_accept", "connect");
 	for (i = 0; i < s->n; i++) {
 		const struct win_point *p = &s->all[i];
 		double len = (double)s->len_ns;

@@ -111,10 +111,10 @@ static bool render(struct made *m, const char *path)
 		.best = { .r = m->r_tee_netrx, .lag = 0, .n = 40 },
 		.rank = m->r_tee_netrx };
 	a.links[LINK_NETRX_HS] = (struct link){
-		.name = "NET_RX delay -> handshake time",
+		.name = "NET_RX delay -> SYN->accept time",
 		.best = { .r = NAN, .n = 3 }, .rank = NAN };
 	a.links[LINK_TEE_HS] = (struct link){
-		.name = "TEE ioctl time -> handshake time",
+		.name = "TEE ioctl time -> SYN->accept time",
 		.best = { .r = 0.5, .lag = 1, .n = 40 }, .rank = 0.4 };
 	a.cpus = cpus;
 	a.s.ncpus = 2;
