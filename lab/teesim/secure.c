@@ -132,9 +132,11 @@ noinline int teesim_run_secure(struct teesim_thread *thread,
 	int ret = 0;
 
 	start = ktime_get_ns();
-	if (busy_us)
+	asleep = 0;
+	if (busy_us) {
 		usleep_range(busy_us, busy_us + busy_us / 8 + 1);
-	asleep = ktime_get_ns() - start;
+		asleep = ktime_get_ns() - start;
+	}
 	local_bh_disable();
 	bh_off = ktime_get_ns();
 	own_cpu_for(teesim_params.switch_us + cpu_us);

@@ -120,7 +120,7 @@ irq_cpu() {
 }
 
 agrees() {
-	sed -n '/^Verdict: /,$p' $out/$1.txt | diag
+	sed -n '/^Verdict: /,/^$/p' $out/$1.txt | diag
 	check "$1: the verdict's title and why agree with the evidence beside them ($(cause $1))" \
 		python3 "$top/tests/integration/verdictcheck.py" $out/$1.txt
 }
