@@ -196,7 +196,13 @@ static void compute_tee(struct report *out, struct report_events *r)
 			x->secure_per_call = sec_n / calls;
 			x->secure_mean_ns = sec_ns / sec_n;
 			x->secure_share = share(sec_ns, total);
-			x->normal_share = share(total - off - runq - sec_ns, total);
+			/*
+			 * the rest of the call, the normal world's: not in
+			 * the secure world and not waiting for a thread of
+			 * it (teesim's secure side may work while its caller
+			 * sleeps: not the on-CPU time less the secure)
+			 */
+			x->normal_share = share(fmax(total - qw - sec_ns, 0), total);
 		}
 	}
 	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);

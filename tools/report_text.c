@@ -128,7 +128,8 @@ static void text_tee(const struct report *r)
 		}
 	}
 	if (secure_len)
-		printf("  in the secure world (entries timed by the driver's SMC probes)\n"
+		printf("  in the secure world (the driver's entries into it, timed; normal%%: the\n"
+		       "  rest of the calls but their wait%%, the normal world's)\n"
 		       "  %-14s %8s %9s %11s %8s %8s\n%s",
 		       "cmd", "entries", "per_call", "mean", "secure%",
 		       "normal%", secure);
