@@ -70,10 +70,15 @@ static const char *split_str(const struct tee_split *t)
 	char *o = out[next++ % 2];
 	int n;
 
-	n = snprintf(o, sizeof(out[0]),
-		     "set-up %d %% (%d %% of it asleep, %d %% on a CPU), waiting for a secure thread %d %%, ",
-		     verdict_pct(t->setup), verdict_pct(t->setup_asleep),
-		     verdict_pct(t->setup_oncpu), verdict_pct(t->queue));
+	if (verdict_pct(t->setup) > 0)
+		n = snprintf(o, sizeof(out[0]),
+			     "set-up %d %% (%d %% of it asleep, %d %% on a CPU), waiting for a secure thread %d %%, ",
+			     verdict_pct(t->setup), verdict_pct(t->setup_asleep),
+			     verdict_pct(t->setup_oncpu), verdict_pct(t->queue));
+	else
+		n = snprintf(o, sizeof(out[0]),
+			     "set-up 0 %%, waiting for a secure thread %d %%, ",
+			     verdict_pct(t->queue));
 	if (isnan(t->secure))
 		snprintf(o + n, sizeof(out[0]) - n,
 			 "the calls' own work %d %% (the secure world's and the driver's, not told apart)",

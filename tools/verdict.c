@@ -249,9 +249,11 @@ static void setup_state(char *out, const struct tee_split *t)
  */
 static void split_text(char *out, const struct tee_split *t)
 {
-	add(out, "; of the TEE time: set-up %d %% (%d %% of it asleep), waiting for a secure thread %d %%, ",
-	    verdict_pct(t->setup), verdict_pct(t->setup_asleep),
-	    verdict_pct(t->queue));
+	add(out, "; of the TEE time: set-up %d %%", verdict_pct(t->setup));
+	/* how the set-up was spent, where there is some to speak of */
+	if (verdict_pct(t->setup) > 0)
+		add(out, " (%d %% of it asleep)", verdict_pct(t->setup_asleep));
+	add(out, ", waiting for a secure thread %d %%, ", verdict_pct(t->queue));
 	if (isnan(t->secure))
 		add(out, "the calls' own work %d %% (the secure world's and the driver's, not told apart: nothing timed the secure world's entries)",
 		    verdict_pct(t->work));

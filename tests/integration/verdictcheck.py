@@ -48,7 +48,7 @@ NAMES = [
 PARTS = ["NET_RX wait", "SYN -> SYN/ACK", "round trip", "ACK -> accept",
          "TEE ioctls"]
 SPLIT = re.compile(
-    r"set-up (\d+) % \((\d+) % of it asleep(?:, (\d+) % on a CPU)?\), "
+    r"set-up (\d+) %(?: \((\d+) % of it asleep(?:, (\d+) % on a CPU)?\))?, "
     r"waiting for a secure thread (\d+) %, "
     r"(?:the secure world (\d+) %, the driver (\d+) %"
     r"|the calls' own work (\d+) %)")
