@@ -37,7 +37,8 @@ security=${TP_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
 debs=$TEEPROBE_CACHE/quickstart-debs
 tmp=$(mktemp -d)
 root=$tmp/root
-export tmp root
+# for the steps, which run in a shell of their own under check's timeout
+export tmp root mirror security KVER top
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$debs"
 
@@ -106,7 +107,10 @@ EOF
 	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
 		tar --null -T - -cf -) | tar -xf - -C "$root/root/teeprobe"
 }
-check "a fresh Debian 12 (mmdebstrap bookworm, apt variant) with the sources" fresh
+if ! check "a fresh Debian 12 (mmdebstrap bookworm, apt variant) with the sources" fresh; then
+	done_testing
+	exit
+fi
 
 check "in it, uname -r answers Debian 12's kernel, $KVER" \
 	test "$(in_root 'uname -r')" = "$KVER"
