@@ -41,7 +41,10 @@ static void figures_netrx(const struct snapshot *a, const struct snapshot *b,
 		rate(derive_nic_rx(a, b, NULL), f->seconds) : NAN;
 }
 
-/* figures_tee - TEE ioctls of every command: calls, time, blocked share, p99 */
+/*
+ * figures_tee - TEE ioctls of every command but tee-supplicant's: calls,
+ * time, blocked share, p99
+ */
 static void figures_tee(const struct snapshot *a, const struct snapshot *b,
 			struct figures *f)
 {
@@ -57,6 +60,13 @@ static void figures_tee(const struct snapshot *a, const struct snapshot *b,
 		if (tb.t[1]->ncols < 2 || strcmp(tb.t[1]->rows[i].field[0], "all"))
 			continue;
 		cmd = tb.t[1]->rows[i].field[1];
+		/*
+		 * tee-supplicant's own loop is not a TEE call anyone waits
+		 * for: SUPPL_RECV sleeps until the secure world wants it
+		 * (seconds at a time, OP-TEE's hosts' most blocked "call")
+		 */
+		if (!strncmp(cmd, "SUPPL_", 6))
+			continue;
 		calls += tables_delta(&tb, "all", cmd, "calls");
 		total += tables_delta(&tb, "all", cmd, "total_ns");
 		off += tables_delta(&tb, "all", cmd, "offcpu_ns");
