@@ -69,7 +69,7 @@ if [ "$secure" = optee ]; then
 else
 	lab_load $TEESIM_PARAMS || { echo "lab: cannot load teesim" >&2; exit 1; }
 	printf 'teesim:'
-	for p in secure_threads switch_us invoke_us shm_us shm_cpu_us; do
+	for p in secure_threads switch_us invoke_us invoke_cpu_us shm_us shm_cpu_us driver_us; do
 		printf ' %s=%s' "$p" "$(cat /sys/module/teesim/parameters/$p)"
 	done
 	printf '\n\n'
@@ -147,7 +147,7 @@ for conns in $conns_list; do
 			cat $tp_dbg/tee_probes >"$d/tee_probes"
 		fi
 		system_figures "$d/before.txt" "$d/after.txt" >"$d/system.txt"
-		printf 'mean handshake %s\n' "$(dur "$(json_mean "$d/client.json" handshake_us)")"
+		printf 'client handshake %s\n' "$(dur "$(json_mean "$d/client.json" handshake_us)")"
 	done
 done
 
@@ -208,7 +208,7 @@ echo " enable, which wait while a CPU is in the secure world with bottom halves"
 echo " off, and of runs deferred to ksoftirqd, which wait for the scheduler)"
 
 echo
-echo "Mean TCP+application handshake time as the client sees it (case table 5.2):"
+echo "Mean client handshake (TCP + application, as the client sees it; case table 5.2):"
 printf '%-30s %12s %16s %16s %10s\n' load soft "hard-temp" "hard-reg" "temp/reg"
 for conns in $conns_list; do
 	soft=$(json_mean "$LAB_OUT/soft-$conns/client.json" handshake_us)

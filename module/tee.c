@@ -43,8 +43,8 @@
 
 /* ---- parameters ------------------------------------------------------ */
 
-/* the tee preset's eight probes and up to ten of wait_symbols */
-#define TEEPROBE_MAX_PROBES		18
+/* the tee preset's nine probes and up to ten of wait_symbols */
+#define TEEPROBE_MAX_PROBES		19
 #define TEEPROBE_MAX_WAIT_SYMBOLS	10
 #define TEEPROBE_MAX_MAXACTIVE	4096
 #define TEEPROBE_THREADS		256
@@ -260,7 +260,7 @@ struct teeprobe_cmd_stats {
 	u64 runq_ns;		/* preempted, waiting for a CPU */
 	u64 queue_wait_ns;
 	u64 secure_entries;	/* entries into the secure world */
-	u64 secure_ns;		/* time there, a part of the on-CPU time */
+	u64 secure_ns;		/* time there (on a CPU for OP-TEE's SMCs) */
 	struct teeprobe_hist latency;
 };
 
@@ -638,7 +638,13 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		offcpu = min(call->off.off_ns, duration);
 		runq = min(call->off.runq_ns, duration - offcpu);
 		queue_wait = min(call->queue_wait_ns, duration);
-		secure = min(call->secure_ns, duration - offcpu - runq);
+		/*
+		 * Apart from the waits for a secure thread, which come before
+		 * an entry. Not bounded by the on-CPU time: an entry's caller
+		 * may sleep while the secure side works elsewhere (teesim's
+		 * invoke_us, a driver that hands its SMCs to a thread).
+		 */
+		secure = min(call->secure_ns, duration - queue_wait);
 		entries = call->secure_entries;
 		raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
 		call_end(call);
@@ -660,7 +666,8 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	s->secure_ns += secure;
 	teeprobe_hist_add(&s->latency, duration);
 	thread_account(duration, offcpu, queue_wait);
-	trace_teeprobe_tee_ioctl_exit(cmd, duration, offcpu, runq, queue_wait, ret);
+	trace_teeprobe_tee_ioctl_exit(cmd, duration, offcpu, runq, queue_wait,
+				      secure, ret);
 	return 0;
 }
 NOKPROBE_SYMBOL(ioctl_return);
@@ -1087,7 +1094,8 @@ static int describe_probes(void)
 		      add_probe(TEEPROBE_TEE_SHM_ALLOC_SYMBOL, TEEPROBE_ROLE_STEP) ?:
 		      add_probe("tee_shm_fop_release", TEEPROBE_ROLE_STEP) ?:
 		      add_probe("optee_smccc_smc", TEEPROBE_ROLE_SECURE) ?:
-		      add_probe("optee_smccc_hvc", TEEPROBE_ROLE_SECURE);
+		      add_probe("optee_smccc_hvc", TEEPROBE_ROLE_SECURE) ?:
+		      add_probe("teesim_run_secure", TEEPROBE_ROLE_SECURE);
 	} else if (!strcmp(preset, "tzdriver")) {
 		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tc_client_ioctl",
 				TEEPROBE_ROLE_IOCTL) ?:

@@ -101,16 +101,20 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_enter,
  * @duration_ns: time inside the ioctl; @offcpu_ns: the part of it the thread
  * was blocked (asleep); @runq_ns: the part it was preempted and waiting for
  * a CPU; @queue_wait_ns: the part spent waiting for a free secure thread
- * (where the driver shows it); @ret: the ioctl's return value. @comm is
+ * (where the driver shows it); @secure_ns: the part inside the driver's
+ * entries into the secure world (TEEPROBE_ROLE_SECURE probes: on a CPU for
+ * OP-TEE's SMCs; 0 where no such probe is attached); @ret: the ioctl's
+ * return value. @comm is
  * the calling thread's name, carried by the event itself: trace-cmd's
  * saved_cmdlines keep 128 names and drop a busy host's callers.
  */
 TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
 
 	TP_PROTO(unsigned int cmd, u64 duration_ns, u64 offcpu_ns, u64 runq_ns,
-		 u64 queue_wait_ns, long ret),
+		 u64 queue_wait_ns, u64 secure_ns, long ret),
 
-	TP_ARGS(cmd, duration_ns, offcpu_ns, runq_ns, queue_wait_ns, ret),
+	TP_ARGS(cmd, duration_ns, offcpu_ns, runq_ns, queue_wait_ns, secure_ns,
+		ret),
 
 	TP_STRUCT__entry(
 		__field(unsigned int, cmd)
@@ -118,6 +122,7 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
 		__field(u64, offcpu_ns)
 		__field(u64, runq_ns)
 		__field(u64, queue_wait_ns)
+		__field(u64, secure_ns)
 		__field(long, ret)
 		__array(char, comm, TASK_COMM_LEN)
 	),
@@ -128,14 +133,15 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
 		__entry->offcpu_ns = offcpu_ns;
 		__entry->runq_ns = runq_ns;
 		__entry->queue_wait_ns = queue_wait_ns;
+		__entry->secure_ns = secure_ns;
 		__entry->ret = ret;
 		memcpy(__entry->comm, current->comm, TASK_COMM_LEN);
 	),
 
-	TP_printk("cmd=%s duration_ns=%llu offcpu_ns=%llu runq_ns=%llu queue_wait_ns=%llu ret=%ld",
+	TP_printk("cmd=%s duration_ns=%llu offcpu_ns=%llu runq_ns=%llu queue_wait_ns=%llu secure_ns=%llu ret=%ld",
 		  show_tee_cmd(__entry->cmd), __entry->duration_ns,
 		  __entry->offcpu_ns, __entry->runq_ns, __entry->queue_wait_ns,
-		  __entry->ret),
+		  __entry->secure_ns, __entry->ret),
 
 	teeprobe_event_reg, teeprobe_event_unreg
 );

@@ -46,8 +46,11 @@ const char *acceptq_part_key(enum acceptq_part p)
 	return p < NR_AQ_PARTS ? part_keys[p] : "?";
 }
 
-/* The extra sums kept beside the parts */
-enum { SUM_SETUP = NR_AQ_PARTS, SUM_QUEUE, NR_SUMS };
+/* The extra sums kept beside the parts (acceptq's tee_*_ns) */
+enum {
+	SUM_SETUP = NR_AQ_PARTS, SUM_SETUP_ASLEEP, SUM_SETUP_ONCPU, SUM_QUEUE,
+	SUM_SECURE, NR_SUMS
+};
 
 /* One thread's time line: segment i is [t[i], t[i + 1]) */
 struct timeline {
@@ -122,8 +125,18 @@ static void segment_rates(const struct tee_call *c, enum acc_state s,
 		rate[AQ_TEE_ONCPU] = 1 - off - runq;
 		break;
 	}
-	rate[SUM_SETUP] = c->setup;
-	rate[SUM_QUEUE] = fmin(c->queue_wait_ns / d, 1);
+	/*
+	 * A set-up call is set-up whole (its waits and secure entries are
+	 * what set-up costs); the others' waits and secure time apart.
+	 */
+	if (c->setup) {
+		rate[SUM_SETUP] = 1;
+		rate[SUM_SETUP_ASLEEP] = rate[AQ_TEE_ASLEEP];
+		rate[SUM_SETUP_ONCPU] = rate[AQ_TEE_ONCPU];
+	} else {
+		rate[SUM_QUEUE] = fmin(c->queue_wait_ns / d, 1);
+		rate[SUM_SECURE] = fmin(c->secure_ns / d, 1 - rate[SUM_QUEUE]);
+	}
 }
 
 /* cmp_call_start - TEE calls by start time */
@@ -314,7 +327,12 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 			for (k = 0; k < NR_AQ_PARTS; k++)
 				q->part_ns[k] += b[k] - a[k];
 			q->tee_setup_ns += b[SUM_SETUP] - a[SUM_SETUP];
+			q->tee_setup_asleep_ns += b[SUM_SETUP_ASLEEP] -
+						  a[SUM_SETUP_ASLEEP];
+			q->tee_setup_oncpu_ns += b[SUM_SETUP_ONCPU] -
+						 a[SUM_SETUP_ONCPU];
 			q->tee_queue_ns += b[SUM_QUEUE] - a[SUM_QUEUE];
+			q->tee_secure_ns += b[SUM_SECURE] - a[SUM_SECURE];
 			q->thread_ns += h->ack_accept_ns;
 		}
 	}

@@ -7,7 +7,8 @@
  * A server handshake waits in its listener's accept queue from its final
  * ACK to accept(). Over each such wait, every thread that accepts on that
  * port is looked at: inside a TEE call (on a CPU, waiting for one, asleep;
- * the calls' shared-memory set-up and waits for a secure thread apart), or
+ * the calls' shared-memory set-up, waits for a secure thread and time in
+ * the secure world apart), or
  * outside (running its own code, waiting for a CPU, asleep waiting for
  * work). The TEE calls come from teeprobe_tee_ioctl_exit, the scheduler
  * states from teeprobe_acceptor_state; without the latter (an older file)
@@ -36,8 +37,12 @@ struct acceptq {
 	double wait_ns;			/* their accept-queue waits, summed */
 	double thread_ns;		/* waits x the port's acceptors */
 	double part_ns[NR_AQ_PARTS];	/* thread_ns split; adds up to it */
-	double tee_setup_ns;		/* of the TEE parts, in SHM set-up calls */
-	double tee_queue_ns;		/* of the TEE parts, waiting for a secure thread */
+	/* the TEE parts' time by where it went (verdict.h, struct tee_split) */
+	double tee_setup_ns;		/* in SHM set-up calls, whole */
+	double tee_setup_asleep_ns;	/* of that, asleep */
+	double tee_setup_oncpu_ns;	/* of that, on a CPU */
+	double tee_queue_ns;		/* other calls, waiting for a secure thread */
+	double tee_secure_ns;		/* other calls, in the secure world */
 	bool states;			/* the file has acceptor states */
 };
 

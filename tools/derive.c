@@ -14,7 +14,7 @@
  * derive_same_counters - whether the module's counters of @a and @b
  * subtract: the same load of the module, no reset in between (its
  * "generation" file). NULL, or the reason they do not, into @why.
- * Snapshots of a module without the file (teeprobe 0.1) are taken as
+ * Snapshots of a module without the file (an earlier one) are taken as
  * comparable, as they were.
  */
 bool derive_same_counters(const struct snapshot *a, const struct snapshot *b,

@@ -17,7 +17,8 @@ struct figures {
 	double netrx_runs, netrx_per_s;
 	double ksoftirqd_share;			/* of NET_RX runs, 0..1 */
 	double inline_delay_p99_ns;		/* histogram upper bound */
-	double rx_packets_per_s, packets_per_run;
+	double rx_packets_per_s;		/* the NICs' (/proc/net/dev) */
+	double packets_per_run;			/* napi's packets per NET_RX run */
 	double tee_calls, tee_total_ns, tee_calls_per_s;
 	double tee_blocked_share, tee_mean_ns;
 	double tee_p99_ns;			/* every command, upper bound */
@@ -42,7 +43,13 @@ struct session_summary {
 	double handshakes_per_s, accepted;
 	double syn_synack_ns, synack_ack_ns, ack_accept_ns;	/* means */
 	double connect_ns;					/* mean */
-	double handshake_ns;	/* the three server phases' means, added */
+	double syn_accept_ns;	/* the three server phases' means, added */
+	double syn_wait_ns;	/* mean SYN's NET_RX wait (NAN: not in the file) */
+	/*
+	 * the part of a client's handshake the server sees: its SYN's NET_RX
+	 * wait, SYN -> accept and the application's TEE time per handshake
+	 */
+	double client_handshake_ns;
 	double tee_per_hs_ns;	/* TEE ioctl time per accepted handshake */
 	double untracked;	/* accepted handshakes not timed */
 	double tcp_missed;	/* TCP hook and probe hits missed */

@@ -211,7 +211,7 @@ static const struct metric tee_metrics[] = {
 
 static const struct family fam_tee_hist = {
 	"teeprobe_tee_ioctl_duration_seconds", "histogram",
-	"Duration of TEE ioctls by command, all CPUs (the module's log2 buckets)."
+	"Duration of TEE ioctls by command, all CPUs (the module's buckets: log-linear, each at most 12.5 % wide)."
 };
 static const struct family fam_tee_untracked = {
 	"teeprobe_tee_ioctl_untracked_total", "counter",

@@ -9,7 +9,8 @@
  * histograms, /proc/stat, /proc/softirqs, /proc/net/dev and the Tcp
  * counters). Totals and rates come from the snapshots when the file has
  * them; TEE latency percentiles from the events (exact) or else from the
- * histograms (upper bounds).
+ * histograms (interpolated within a log-linear bucket, 12.5 % wide; upper
+ * bounds from an older module's log2 ones).
  *
  * Every number is computed once into struct report (report.h); the text
  * (report_text.c) and the JSON (report_json.c) only read it.
@@ -164,6 +165,7 @@ static void compute_tee(struct report *out, struct report_events *r)
 			struct tables th = { 0 };
 
 			tables_load(&th, &r->snap[0], &r->snap[1], "tee_hist");
+			out->tee_layout = th.layout;
 			max = tables_delta(&tb, "all", name, "max_ns");
 			if (max < 0)
 				max = modstats_get(tb.t[1], "all", name, "max_ns");
@@ -194,7 +196,13 @@ static void compute_tee(struct report *out, struct report_events *r)
 			x->secure_per_call = sec_n / calls;
 			x->secure_mean_ns = sec_ns / sec_n;
 			x->secure_share = share(sec_ns, total);
-			x->normal_share = share(total - off - runq - sec_ns, total);
+			/*
+			 * the rest of the call, the normal world's: not in
+			 * the secure world and not waiting for a thread of
+			 * it (teesim's secure side may work while its caller
+			 * sleeps: not the on-CPU time less the secure)
+			 */
+			x->normal_share = share(fmax(total - qw - sec_ns, 0), total);
 		}
 	}
 	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);
@@ -248,6 +256,7 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 
 	tables_load(&st, &r->snap[0], &r->snap[1], "netrx_stats");
 	tables_load(&hi, &r->snap[0], &r->snap[1], "netrx_hist");
+	out->netrx_layout = hi.layout;
 	out->netrx_from_snapshots = st.ok;
 	if (!st.ok) {
 		/* A plain trace-cmd recording: the windows are all there is. */
@@ -401,6 +410,7 @@ static void compute_handshakes(struct report *out, struct report_events *r)
 
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tcp_stats");
 	tables_load(&th, &r->snap[0], &r->snap[1], "tcp_hist");
+	out->tcp_layout = th.layout;
 	if (tb.ok)
 		out->ports = xzalloc((tb.t[1]->nrows > 0 ? tb.t[1]->nrows : 1) *
 				     sizeof(*out->ports));

@@ -133,6 +133,7 @@ struct report {
 	/* TEE ioctls */
 	bool tee_from_snapshots;
 	bool tee_exact;			/* percentiles from every call's event */
+	enum hist_layout tee_layout;	/* else from histograms of this layout */
 	int tee_candidates;		/* commands looked at; 0: no TEE ioctls */
 	struct report_tee_cmd *tee_cmds;
 	int nr_tee_cmds;
@@ -142,6 +143,7 @@ struct report {
 
 	/* NET_RX and the NICs */
 	bool netrx_from_snapshots;
+	enum hist_layout netrx_layout;	/* of netrx_hist: how its percentiles are */
 	struct report_netrx_windows *netrx_windows;
 	int nr_netrx_windows;
 	struct report_netrx_cpu *netrx_cpus;
@@ -153,6 +155,7 @@ struct report {
 	/* TCP handshakes and the kernel's counters */
 	struct report_port *ports;
 	int nr_ports;
+	enum hist_layout tcp_layout;	/* of tcp_hist: how its percentiles are */
 	unsigned long long handshakes[2];	/* server, client events */
 	struct report_event_phase event_phases[TEEPROBE_TCP_PHASES];
 	int nr_event_phases;

@@ -40,12 +40,12 @@ struct event_fields {
 };
 
 enum {
-	TEE_CMD, TEE_DURATION, TEE_OFFCPU, TEE_RUNQ, TEE_QUEUE_WAIT, TEE_RET,
-	TEE_COMM, NR_TEE_FIELDS
+	TEE_CMD, TEE_DURATION, TEE_OFFCPU, TEE_RUNQ, TEE_QUEUE_WAIT,
+	TEE_SECURE, TEE_RET, TEE_COMM, NR_TEE_FIELDS
 };
 static const char *const tee_names[NR_TEE_FIELDS] = {
-	"cmd", "duration_ns", "offcpu_ns", "runq_ns", "queue_wait_ns", "ret",
-	"comm"
+	"cmd", "duration_ns", "offcpu_ns", "runq_ns", "queue_wait_ns",
+	"secure_ns", "ret", "comm"
 };
 
 enum {
@@ -165,6 +165,8 @@ static void on_tee_exit(struct reader *rd, struct tep_event *event,
 	call->offcpu_ns = fval(ef, TEE_OFFCPU, record);
 	call->runq_ns = fval(ef, TEE_RUNQ, record);
 	call->queue_wait_ns = fval(ef, TEE_QUEUE_WAIT, record);
+	call->secure_ns = fval(ef, TEE_SECURE, record);
+	call->secure_known = ef->f[TEE_SECURE];
 	call->ret = (long long)fval(ef, TEE_RET, record);
 	call->cpu = record->cpu;
 	call->tid = tep_data_pid(event->tep, record);
@@ -223,7 +225,7 @@ static void on_tcp_handshake(struct reader *rd, struct tep_event *event,
 	h->ack_accept_ns = fval(ef, HS_ACK_ACCEPT, record);
 	h->connect_ns = fval(ef, HS_CONNECT, record);
 	h->connect_call_ns = fval(ef, HS_CONNECT_CALL, record);
-	/* Files of teeprobe 0.1 have no waits per handshake. */
+	/* Files of an earlier module have no waits per handshake. */
 	h->has_waits = !client && ef->f[HS_SYN_WAIT] && ef->f[HS_ACK_WAIT];
 	h->syn_wait_ns = fval(ef, HS_SYN_WAIT, record);
 	h->ack_wait_ns = fval(ef, HS_ACK_WAIT, record);

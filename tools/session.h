@@ -30,10 +30,12 @@
 /* One TEE ioctl, from its exit event */
 struct tee_call {
 	unsigned long long end_ns, dur_ns, offcpu_ns, runq_ns, queue_wait_ns;
+	unsigned long long secure_ns;	/* in the secure world's entries */
 	long long ret;
 	unsigned int cmd;	/* the command's id: session's cmds[] names it */
 	int cpu, tid;
 	bool setup;		/* SHM_REGISTER or SHM_ALLOC */
+	bool secure_known;	/* the event has secure_ns (earlier modules' had not) */
 };
 
 /* One CPU's NET_RX window (teeprobe_netrx_window) */

@@ -45,7 +45,7 @@ static void stat_usage(FILE *out)
 		"       teeprobe stat --prometheus [-o FILE] [-I SECONDS] [-c COUNT]\n"
 		"                     [--debugfs DIR]\n\n"
 		"  -I, --interval SEC  seconds between lines (default 1); -i, its\n"
-		"                      name before 0.2, is taken with a warning\n"
+		"                      earlier name, is taken with a warning\n"
 		"  -c, --count N       stop after N lines (default: until Ctrl-C)\n"
 		"      --json          one JSON object per line\n"
 		"      --prometheus    the module's counters in the Prometheus text\n"

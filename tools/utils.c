@@ -250,11 +250,28 @@ const char *dur_str(double ns, unsigned int flags)
 	return out;
 }
 
+/* num_str - @v with @decimals decimals, or "-" for a value not measured */
+const char *num_str(double v, int decimals)
+{
+	static struct str_ring ring;
+	char *out;
+
+	if (isnan(v))
+		return "-";
+	out = ring_take(&ring, 32);
+	snprintf(out, 32, "%.*f", decimals, v);
+	return out;
+}
+
 /* unit_follows - is the space at @q that between a number and its unit? */
 static bool unit_follows(const char *q)
 {
-	return q[-1] >= '0' && q[-1] <= '9' &&
-	       (!strncmp(q + 1, "us", 2) || !strncmp(q + 1, "ms", 2)) &&
+	if (q[-1] < '0' || q[-1] > '9')
+		return false;
+	/* a percent sign: "46 %" stays on one line */
+	if (q[1] == '%')
+		return true;
+	return (!strncmp(q + 1, "us", 2) || !strncmp(q + 1, "ms", 2)) &&
 	       !((q[3] >= 'a' && q[3] <= 'z') || (q[3] >= 'A' && q[3] <= 'Z'));
 }
 

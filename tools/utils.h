@@ -36,6 +36,7 @@ const char *tstr(const char *s);	/* text without control bytes */
 #define DUR_SIGN	0x1	/* "+1.5 us": a change */
 #define DUR_PER_S	0x2	/* "12.000 ms/s": time per second */
 const char *dur_str(double ns, unsigned int flags);
+const char *num_str(double v, int decimals);	/* "-" for NAN */
 void print_wrapped(const char *text, int indent);
 char *read_text_file(const char *path, size_t max, int *err);
 int write_value(const char *who, const char *path, const char *value);

@@ -12,14 +12,23 @@
  * meanwhile: TEE calls (the case's blocking, seen through the queue when
  * the server has fewer accepting threads than clients), waiting for a CPU,
  * or the application's own slowness.
+ *
+ * When TEE time is to blame, where it went names the cause, each with its
+ * own fix: per-call shared-memory set-up (register once), waiting for a
+ * secure thread (the secure side's capacity), the secure world's own work
+ * (the TA's), or the normal world's driver. The largest share is named,
+ * whether its threads sleep or spin there: a real secure world (OP-TEE,
+ * iTrustee) registers memory mostly on a CPU, the lab's teesim asleep.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "verdict.h"
 
-#define TEE_BLOCKED_MIN		0.5	/* blocked share of TEE ioctl time */
-#define TEE_SETUP_MIN		0.25	/* set-up share of TEE ioctl time */
+#define TEE_SMALL		10	/* percent of TEE time: "not set-up" */
 #define TEE_ONCPU_MIN		0.05	/* of CPU time, to hold NET_RX back */
 #define TEE_NETRX_R_MIN		0.3	/* correlation, TEE vs NET_RX delay */
 #define KSOFTIRQD_MIN		0.5	/* ksoftirqd's share of the wait */
@@ -30,7 +39,9 @@
 
 static const char *const keys[NR_CAUSES] = {
 	[CAUSE_TEE_BLOCKING] = "tee-blocking",
+	[CAUSE_TEE_QUEUE] = "tee-queue",
 	[CAUSE_TEE_WORK] = "tee-work",
+	[CAUSE_TEE_DRIVER] = "tee-driver",
 	[CAUSE_TEE_NETRX] = "tee-starves-netrx",
 	[CAUSE_SOFTIRQ_SCHED] = "softirq-cpu-hog",
 	[CAUSE_SOFTIRQ_BH] = "softirq-bh-off",
@@ -42,9 +53,12 @@ static const char *const keys[NR_CAUSES] = {
 	[CAUSE_WEAK] = "weak-evidence",
 };
 
-static const char *const titles[NR_CAUSES] = {
-	[CAUSE_TEE_BLOCKING] = "TEE ioctl blocking: threads sit off-CPU in per-call shared-memory set-up",
-	[CAUSE_TEE_WORK] = "TEE ioctl time: the secure world's work, not blocking on set-up",
+/* Each cause's name; the TEE causes' titles add their numbers (tee_cause()) */
+static const char *const names[NR_CAUSES] = {
+	[CAUSE_TEE_BLOCKING] = "TEE ioctl blocking: per-call shared-memory set-up",
+	[CAUSE_TEE_QUEUE] = "TEE calls wait for a free secure thread",
+	[CAUSE_TEE_WORK] = "TEE ioctl time: the secure world's own work",
+	[CAUSE_TEE_DRIVER] = "TEE ioctl time: the normal world's driver work",
 	[CAUSE_TEE_NETRX] = "TEE calls starve NET_RX on the CPUs that take the NIC's packets",
 	[CAUSE_SOFTIRQ_SCHED] = "NET_RX starved by CPU load: deferred softirqs wait for ksoftirqd",
 	[CAUSE_SOFTIRQ_BH] = "NET_RX held off by something other than TEE calls",
@@ -54,6 +68,21 @@ static const char *const titles[NR_CAUSES] = {
 	[CAUSE_KERNEL] = "the kernel's SYN processing",
 	[CAUSE_NONE] = "no problem: handshakes are within the target",
 	[CAUSE_WEAK] = "weak evidence: no single link stands out",
+};
+
+/* What each cause implies a user does about it */
+static const char *const fixes[NR_CAUSES] = {
+	[CAUSE_TEE_BLOCKING] = "register the shared memory once (TEEC_RegisterSharedMemory, or TEE_IOC_SHM_REGISTER at start-up) and pass references into it, instead of a temporary memory reference per call",
+	[CAUSE_TEE_QUEUE] = "give the secure side as many threads as there are concurrent callers (OP-TEE's CFG_NUM_THREADS, the TEE's thread pool), or let no more threads call the TEE at once than it has",
+	[CAUSE_TEE_WORK] = "less work in the secure world per handshake (fewer or batched invokes, less data per call, a faster TA or crypto engine); the normal world's settings do not shorten it",
+	[CAUSE_TEE_DRIVER] = "the TEE driver's own work per call in the normal world (copies, allocations, RPCs to tee-supplicant): profile the calling threads inside the ioctl (perf record -g -t TID)",
+	[CAUSE_TEE_NETRX] = "keep TEE callers and the NIC's NET_RX apart: the NIC's interrupts (and RPS) on CPUs that make no TEE calls, or the callers pinned away from them",
+	[CAUSE_SOFTIRQ_SCHED] = "find the tasks that keep ksoftirqd from running on the NIC's CPUs (a SCHED_FIFO task, a busy loop) and move them or lower their priority",
+	[CAUSE_SOFTIRQ_BH] = "find what keeps bottom halves off on the NIC's CPUs (long spin_lock_bh sections, a driver, interrupt storms): perf or the irqsoff tracer there",
+	[CAUSE_NETWORK] = "the network or the client: the server's side is not where the time goes",
+	[CAUSE_ACCEPT] = "the application: more threads accepting, or accept() before slow work",
+	[CAUSE_ACCEPT_CPU] = "CPU for the accepting threads: fewer competing tasks on their CPUs, their priority or affinity",
+	[CAUSE_KERNEL] = "the kernel's SYN processing: netfilter rules, SYN cookies, the listen backlog",
 };
 
 static const char *const part_keys[NR_PARTS] = {
@@ -82,9 +111,27 @@ const char *verdict_key(enum verdict_cause c)
 	return c < NR_CAUSES ? keys[c] : "?";
 }
 
-const char *verdict_title(enum verdict_cause c)
+const char *verdict_name(enum verdict_cause c)
 {
-	return c < NR_CAUSES ? titles[c] : "?";
+	return c < NR_CAUSES ? names[c] : "?";
+}
+
+const char *verdict_fix(enum verdict_cause c)
+{
+	return c < NR_CAUSES ? fixes[c] : NULL;
+}
+
+/* verdict_tee_cause - is @c one of the causes of where TEE time went? */
+bool verdict_tee_cause(enum verdict_cause c)
+{
+	return c == CAUSE_TEE_BLOCKING || c == CAUSE_TEE_QUEUE ||
+	       c == CAUSE_TEE_WORK || c == CAUSE_TEE_DRIVER;
+}
+
+/* verdict_pct - a share in whole percent, as the text prints it */
+int verdict_pct(double share)
+{
+	return isnan(share) ? 0 : (int)lround(100 * share);
 }
 
 const char *verdict_part_name(enum verdict_part p)
@@ -156,11 +203,118 @@ static void split(const struct evidence *e, struct verdict *v)
 			v->second = p;
 }
 
-/* tee_cause - TEE time is to blame: blocking in set-up, or the work */
-static void tee_cause(double asleep, double setup, struct verdict *v)
+/* say - printf into one of the verdict's texts */
+static void __attribute__((format(printf, 2, 3)))
+say(char *out, const char *fmt, ...)
 {
-	v->cause = nz(asleep) >= TEE_BLOCKED_MIN && nz(setup) >= TEE_SETUP_MIN ?
-		   CAUSE_TEE_BLOCKING : CAUSE_TEE_WORK;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, VERDICT_TEXT, fmt, ap);
+	va_end(ap);
+}
+
+/* add - printf after what one of the verdict's texts holds */
+static void __attribute__((format(printf, 2, 3)))
+add(char *out, const char *fmt, ...)
+{
+	size_t n = strlen(out);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out + n, VERDICT_TEXT - n, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * setup_state - how the threads spent their set-up time: "mostly" for more
+ * than half, both shares otherwise
+ */
+static void setup_state(char *out, const struct tee_split *t)
+{
+	int asleep = verdict_pct(t->setup_asleep);
+	int oncpu = verdict_pct(t->setup_oncpu);
+
+	if (asleep > 50)
+		add(out, "mostly asleep (%d %% of it)", asleep);
+	else if (oncpu > 50)
+		add(out, "mostly on a CPU (%d %% of it)", oncpu);
+	else
+		add(out, "%d %% of it asleep, %d %% on a CPU", asleep, oncpu);
+}
+
+/*
+ * split_text - where the TEE time went, every share, after @out: what the
+ * title's share is one of
+ */
+static void split_text(char *out, const struct tee_split *t)
+{
+	add(out, "; of the TEE time: set-up %d %%", verdict_pct(t->setup));
+	/* how the set-up was spent, where there is some to speak of */
+	if (verdict_pct(t->setup) > 0)
+		add(out, " (%d %% of it asleep)", verdict_pct(t->setup_asleep));
+	add(out, ", waiting for a secure thread %d %%, ", verdict_pct(t->queue));
+	if (isnan(t->secure))
+		add(out, "the calls' own work %d %% (the secure world's and the driver's, not told apart: nothing timed the secure world's entries)",
+		    verdict_pct(t->work));
+	else
+		add(out, "the secure world %d %%, the driver %d %%",
+		    verdict_pct(t->secure), verdict_pct(t->driver));
+}
+
+/*
+ * tee_cause - TEE time is to blame: the largest share of where it went
+ * (set-up, waiting for a secure thread, the secure world, the driver; the
+ * last two as one when the secure world's entries were not timed). Ties go
+ * to the first, set-up.
+ */
+static void tee_cause(const struct tee_split *t, struct verdict *v)
+{
+	bool split = !isnan(t->secure);
+	double own = split ? nz(t->secure) : nz(t->work);
+	double best = nz(t->setup);
+
+	v->cause = CAUSE_TEE_BLOCKING;
+	if (nz(t->queue) > best) {
+		v->cause = CAUSE_TEE_QUEUE;
+		best = nz(t->queue);
+	}
+	if (own > best) {
+		v->cause = CAUSE_TEE_WORK;
+		best = own;
+	}
+	if (split && nz(t->driver) > best)
+		v->cause = CAUSE_TEE_DRIVER;
+
+	switch (v->cause) {
+	case CAUSE_TEE_BLOCKING:
+		say(v->title, "%s, %d %% of the TEE time, ", names[v->cause],
+		    verdict_pct(t->setup));
+		setup_state(v->title, t);
+		break;
+	case CAUSE_TEE_QUEUE:
+		say(v->title, "%s: %d %% of the TEE time", names[v->cause],
+		    verdict_pct(t->queue));
+		break;
+	case CAUSE_TEE_WORK:
+		if (split)
+			say(v->title, "%s (the TA's), %d %% of it", names[v->cause],
+			    verdict_pct(t->secure));
+		else
+			say(v->title, "TEE ioctl time: the calls' own work, %d %% of it (the secure world's and the driver's, not told apart)",
+			    verdict_pct(t->work));
+		break;
+	default:
+		say(v->title, "%s, %d %% of it, outside the secure world",
+		    names[v->cause], verdict_pct(t->driver));
+		break;
+	}
+	/* "not set-up" only where set-up is small */
+	if (v->cause != CAUSE_TEE_BLOCKING && verdict_pct(t->setup) < TEE_SMALL)
+		add(v->title, ", not set-up (%d %%)", verdict_pct(t->setup));
+	v->fix = v->cause == CAUSE_TEE_WORK && !split ?
+		"time the secure world's entries to tell its work from the driver's (a probe with the secure role: Documentation/tee-probes.rst); then its fix" :
+		fixes[v->cause];
 }
 
 /*
@@ -181,19 +335,25 @@ static void accept_cause(const struct evidence *e, struct verdict *v)
 
 	if (nz(a->tee) >= ACC_TEE_MIN) {
 		v->path = PATH_ACCEPT_QUEUE;
-		tee_cause(a->tee_asleep, a->tee_setup, v);
-		v->why = v->cause == CAUSE_TEE_BLOCKING ?
-			"connections wait longest in the accept queue while the threads that accept them sit in TEE calls, mostly asleep, much of it in shared-memory set-up" :
-			"connections wait longest in the accept queue while the threads that accept them sit in TEE calls, not for shared-memory set-up";
+		tee_cause(&a->split, v);
+		say(v->why, "connections wait longest in the accept queue while the threads that accept them are in TEE calls %d %% of that time",
+		    verdict_pct(a->tee));
+		split_text(v->why, &a->split);
 	} else if (runnable >= ACC_RUNNABLE_MIN) {
 		v->path = PATH_ACCEPT_QUEUE;
 		v->cause = CAUSE_ACCEPT_CPU;
-		v->why = "connections wait longest in the accept queue while the threads that accept them wait for a CPU";
+		say(v->why, "connections wait longest in the accept queue while the threads that accept them wait for a CPU %d %% of that time",
+		    verdict_pct(a->runnable));
+		if (nz(a->unknown) > 0)
+			add(v->why, " (%d %% of the time their state is known)",
+			    verdict_pct(runnable));
 	} else {
 		v->cause = CAUSE_ACCEPT;
-		v->why = isnan(a->tee) ?
-			"connections wait in the accept queue longest" :
-			"connections wait in the accept queue longest, while the threads that accept them run their own code or sleep, not in TEE calls";
+		if (isnan(a->tee))
+			say(v->why, "connections wait in the accept queue longest");
+		else
+			say(v->why, "connections wait in the accept queue longest, while the threads that accept them are in TEE calls %d %% of that time and wait for a CPU %d %%: the rest of it they run their own code or sleep",
+			    verdict_pct(a->tee), verdict_pct(a->runnable));
 	}
 }
 
@@ -202,18 +362,23 @@ static void netrx_cause(const struct evidence *e, struct verdict *v)
 {
 	if (nz(e->tee_wait_share) >= TEE_WAIT_MIN) {
 		v->cause = CAUSE_TEE_NETRX;
-		v->why = "NET_RX wait is the largest part, and much of it passed while threads inside TEE calls held the CPU";
+		say(v->why, "NET_RX wait is the largest part, and %d %% of it passed while threads inside TEE calls held the CPU",
+		    verdict_pct(e->tee_wait_share));
 	} else if (nz(e->tee_oncpu_share) >= TEE_ONCPU_MIN &&
 		   nz(e->r_tee_netrx) >= TEE_NETRX_R_MIN &&
 		   nz(e->ksoftirqd_share) < KSOFTIRQD_MIN) {
 		v->cause = CAUSE_TEE_NETRX;
-		v->why = "NET_RX wait is the largest part; TEE calls hold the CPUs and the wait rises with them";
+		say(v->why, "NET_RX wait is the largest part; TEE calls hold %d %% of CPU time and the wait rises with them (r = %.2f)",
+		    verdict_pct(e->tee_oncpu_share), e->r_tee_netrx);
 	} else if (nz(e->ksoftirqd_share) >= KSOFTIRQD_MIN) {
 		v->cause = CAUSE_SOFTIRQ_SCHED;
-		v->why = "NET_RX wait is the largest part, mostly softirqs deferred to ksoftirqd waiting for a CPU";
+		say(v->why, "NET_RX wait is the largest part, %d %% of it softirqs deferred to ksoftirqd waiting for a CPU",
+		    verdict_pct(e->ksoftirqd_share));
 	} else {
 		v->cause = CAUSE_SOFTIRQ_BH;
-		v->why = "NET_RX wait is the largest part, at irq exit or bh enable, without TEE calls to match";
+		say(v->why, "NET_RX wait is the largest part, %d %% of it at irq exit or bh enable, and only %d %% of it while TEE calls held the CPU",
+		    100 - verdict_pct(e->ksoftirqd_share),
+		    verdict_pct(e->tee_wait_share));
 	}
 }
 
@@ -221,42 +386,35 @@ void verdict_decide(const struct evidence *e, const struct verdict_opts *o,
 		    struct verdict *v)
 {
 	v->path = PATH_DIRECT;
+	v->title[0] = v->why[0] = '\0';
 	split(e, v);
 	if (nz(e->handshakes) < o->min_handshakes) {
 		v->cause = CAUSE_WEAK;
-		v->why = "too few handshakes in the session to tell";
-		return;
-	}
-	if (v->total_ns < o->target_ns) {
+		say(v->why, "too few handshakes in the session to tell");
+	} else if (v->total_ns < o->target_ns) {
 		v->cause = CAUSE_NONE;
-		v->why = "the parts add up to less than the target";
-		return;
-	}
-	if (v->part_ns[v->top] < o->min_share * v->total_ns) {
+		say(v->why, "the parts add up to less than the target");
+	} else if (v->part_ns[v->top] < o->min_share * v->total_ns) {
 		v->cause = CAUSE_WEAK;
-		v->why = "no part holds the minimum share of the handshake time";
-		return;
-	}
-	switch (v->top) {
-	case PART_TEE:
-		tee_cause(e->tee_blocked_share, e->tee_setup_share, v);
-		v->why = v->cause == CAUSE_TEE_BLOCKING ?
-			"TEE ioctls are the largest part, mostly asleep, and shared-memory set-up takes a large share of them" :
-			"TEE ioctls are the largest part, but not for shared-memory set-up";
-		break;
-	case PART_NETRX:
+		say(v->why, "no part holds the minimum share of the handshake time");
+	} else if (v->top == PART_TEE) {
+		tee_cause(&e->tee, v);
+		say(v->why, "TEE ioctls are the largest part");
+		split_text(v->why, &e->tee);
+	} else if (v->top == PART_NETRX) {
 		netrx_cause(e, v);
-		break;
-	case PART_NETWORK:
+	} else if (v->top == PART_NETWORK) {
 		v->cause = CAUSE_NETWORK;
-		v->why = "SYN/ACK -> ACK, less its NET_RX wait, is the largest part";
-		break;
-	case PART_ACCEPT:
+		say(v->why, "SYN/ACK -> ACK, less its NET_RX wait, is the largest part");
+	} else if (v->top == PART_ACCEPT) {
 		accept_cause(e, v);
-		break;
-	default:
+	} else {
 		v->cause = CAUSE_KERNEL;
-		v->why = "SYN -> SYN/ACK is the largest part";
-		break;
+		say(v->why, "SYN -> SYN/ACK is the largest part");
+	}
+	/* a TEE cause made its own title and fix; the others have theirs */
+	if (!v->title[0]) {
+		say(v->title, "%s", names[v->cause]);
+		v->fix = fixes[v->cause];
 	}
 }

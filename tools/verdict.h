@@ -10,14 +10,33 @@
 #include <stdbool.h>
 
 /*
+ * Where TEE calls' time went, as shares of it that add up to 1 (NAN where
+ * not measured). A shared-memory set-up call (SHM_REGISTER, SHM_ALLOC)
+ * counts whole as set-up: its waits for a secure thread and its entries
+ * into the secure world are what the set-up costs, and registering the
+ * memory once saves them all. The other calls' time is waiting for a
+ * secure thread, in the secure world (the driver's timed entries into it:
+ * the TA's work and the secure OS's), or the rest: the normal world's
+ * driver and TEE core.
+ */
+struct tee_split {
+	double setup;			/* set-up calls, whole */
+	double setup_asleep;		/* of the set-up time, asleep */
+	double setup_oncpu;		/* of the set-up time, on a CPU */
+	double queue;			/* other calls, waiting for a secure thread */
+	double work;			/* other calls, the rest: secure + driver */
+	double secure;			/* of that, in the secure world; NAN: not timed */
+	double driver;			/* of that, the normal world's; NAN with secure */
+};
+
+/*
  * What the accepting threads did while connections waited in the accept
  * queue (acceptq.h): shares of their time then, NAN where not measured
  */
 struct accept_evidence {
 	double tee;			/* inside TEE calls */
 	double tee_asleep;		/* of that, asleep */
-	double tee_setup;		/* of that, in shared-memory set-up calls */
-	double tee_queue;		/* of that, waiting for a secure thread */
+	struct tee_split split;		/* of that, where it went */
 	double runnable;		/* waiting for a CPU, in TEE calls or not */
 	double running;			/* on a CPU outside TEE calls */
 	double asleep;			/* asleep outside TEE calls */
@@ -35,7 +54,7 @@ struct evidence {
 	struct accept_evidence acc;
 	double tee_per_hs_ns;		/* TEE ioctl time per handshake */
 	double tee_blocked_share;	/* of TEE ioctl time, asleep */
-	double tee_setup_share;		/* of TEE ioctl time, SHM set-up */
+	struct tee_split tee;		/* of TEE ioctl time, where it went */
 	double tee_oncpu_share;		/* TEE on-CPU time / CPU time */
 	double ksoftirqd_share;		/* of NET_RX wait time, ksoftirqd's */
 	double tee_wait_share;		/* of NET_RX wait time, behind TEE calls */
@@ -52,8 +71,10 @@ enum verdict_part {
 };
 
 enum verdict_cause {
-	CAUSE_TEE_BLOCKING,	/* threads blocked in TEE ioctls (set-up) */
-	CAUSE_TEE_WORK,		/* TEE calls long, not blocked on set-up */
+	CAUSE_TEE_BLOCKING,	/* TEE calls held up by per-call SHM set-up */
+	CAUSE_TEE_QUEUE,	/* TEE calls wait for a free secure thread */
+	CAUSE_TEE_WORK,		/* the secure world's own work (the TA's) */
+	CAUSE_TEE_DRIVER,	/* the normal world's driver work */
 	CAUSE_TEE_NETRX,	/* TEE calls hold NET_RX back */
 	CAUSE_SOFTIRQ_SCHED,	/* NET_RX waits for ksoftirqd: CPU hog */
 	CAUSE_SOFTIRQ_BH,	/* NET_RX held off, not by TEE calls */
@@ -78,20 +99,33 @@ enum verdict_path {
 	PATH_ACCEPT_QUEUE,	/* connections wait for accept() meanwhile */
 };
 
+#define VERDICT_TEXT	512
+
+/*
+ * The title and why are made from the evidence's own numbers, rounded as
+ * the evidence prints them (whole percent), so that the words agree with
+ * what is printed beside them: "mostly" only above 50 %, "not set-up"
+ * only when set-up is small.
+ */
 struct verdict {
 	enum verdict_cause cause;
 	enum verdict_path path;
 	double part_ns[NR_PARTS];
 	double total_ns;
 	enum verdict_part top, second;
-	const char *why;		/* the rule that decided, for a person */
+	char title[VERDICT_TEXT];	/* the cause, with its share */
+	char why[VERDICT_TEXT];		/* the rule that decided, its numbers */
+	const char *fix;		/* what the cause implies; NULL: none */
 };
 
 void verdict_default_opts(struct verdict_opts *o);
 void verdict_decide(const struct evidence *e, const struct verdict_opts *o,
 		    struct verdict *v);
 const char *verdict_key(enum verdict_cause c);		/* for JSON */
-const char *verdict_title(enum verdict_cause c);	/* for people */
+const char *verdict_name(enum verdict_cause c);		/* for people */
+const char *verdict_fix(enum verdict_cause c);		/* NULL: none */
+int verdict_pct(double share);		/* a share as the text prints it */
+bool verdict_tee_cause(enum verdict_cause c);	/* where TEE time went */
 const char *verdict_part_name(enum verdict_part p);
 const char *verdict_part_key(enum verdict_part p);	/* for JSON */
 const char *verdict_path_key(enum verdict_path p);	/* for JSON */

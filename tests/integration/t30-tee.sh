@@ -13,8 +13,7 @@ conns=${TP_LAB_CONNECTIONS:-200}
 # tee_stat CMD FIELD - a field of the "all CMD ..." line of tee_stats
 tee_stat() {
 	awk -v c="$1" -v f="$2" '
-	BEGIN { split("calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns", n, " ")
-		for (i in n) col[n[i]] = i + 2 }
+	/^# cpu / { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
 	$1 == "all" && $2 == c { v = $(col[f]) }
 	END { printf "%.0f\n", v }' $DEBUGFS/tee_stats
 }
@@ -35,9 +34,9 @@ check "the refusal is explained in dmesg" sh -c "dmesg | grep -q 'teeprobe: pres
 if [ "$TP_KERNEL" != lab ]; then
 	check "... a wait symbol listed twice too" sh -c "dmesg | grep -q 'teeprobe: wait_symbols: must be up to 10 comma-separated C symbol names, none twice'"
 	check "... and one the preset probes already" sh -c "dmesg | grep -q 'teeprobe: tee_ioctl is probed twice (the preset tee probes it already)'"
-	check "ten wait symbols, with the preset's eight probes, load" \
+	check "ten wait symbols, with the preset's nine probes, load" \
 		insmod "$ko" wait_symbols=w1,w2,w3,w4,w5,w6,w7,w8,w9,w10
-	check_eq "... and all eighteen are listed" 18 "$(grep -vc '^#' $DEBUGFS/tee_probes)"
+	check_eq "... and all nineteen are listed" 19 "$(grep -vc '^#' $DEBUGFS/tee_probes)"
 	check "rmmod teeprobe" rmmod teeprobe
 fi
 check "teeprobe loads with a symbol that does not exist" \
@@ -60,6 +59,8 @@ check "the TEE core and teesim load after teeprobe" lab_load secure_threads=1
 check_eq "tee_ioctl is probed once the TEE core is there" attached "$(probe_field tee_ioctl 3)"
 check_eq "teesim_wait_for_secure_thread is probed once teesim loads" attached \
 	"$(probe_field teesim_wait_for_secure_thread 3)"
+check_eq "... and teesim_run_secure, its entry into the secure world (role secure)" \
+	"attached secure" "$(probe_field teesim_run_secure 3) $(probe_field teesim_run_secure 2)"
 check "teeprobe check lists the attached probes" \
 	sh -c "'$TEEPROBE' check | grep -qx 'tee probe: tee_ioctl (ioctl) attached'"
 
@@ -95,6 +96,13 @@ for mode in hard-temp hard-reg; do
 		-v n="$(kv "$ts" thread_waits)" 'BEGIN { exit !(a > 0 && a <= b + 1000 * n) }'
 	check_eq "$mode: the wait probe saw every wait teesim counted" \
 		"$(kv "$ts" thread_waits)" "$wait_probe"
+	# one entry per secure call: those of the ioctls charged to them, the
+	# releases' (in close()) counted by the probe alone
+	check_eq "$mode: entries into the secure world: teeprobe's probe = teesim's secure calls" \
+		"$(kv "$ts" secure_calls)" "$(probe_field teesim_run_secure 6)"
+	check_eq "$mode: ... one per INVOKE and per SHM_REGISTER, charged to the ioctl = teesim's counts" \
+		"$(kv "$ts" invoke) $(kv "$ts" shm_register)" \
+		"$(tee_stat INVOKE secure_entries) $(tee_stat SHM_REGISTER secure_entries)"
 done
 share_few=$(awk -v o="$(tee_stat INVOKE offcpu_ns)" -v t="$(tee_stat INVOKE total_ns)" \
 	'BEGIN { printf "%.3f", t ? o / t : 0 }')
@@ -140,7 +148,7 @@ check "trace-cmd records the TEE ioctl events" trace-cmd record -q \
 	-o /tmp/tee.dat "$TEECLIENT" loop 20
 trace-cmd report -i /tmp/tee.dat >/tmp/tee.txt 2>&1
 check_eq "trace-cmd report prints 20 INVOKE exits by name" 20 \
-	"$(grep -c 'teeprobe_tee_ioctl_exit: *cmd=INVOKE duration_ns=[0-9]* offcpu_ns=[0-9]* runq_ns=[0-9]* queue_wait_ns=[0-9]* ret=0' /tmp/tee.txt)"
+	"$(grep -c 'teeprobe_tee_ioctl_exit: *cmd=INVOKE duration_ns=[0-9]* offcpu_ns=[0-9]* runq_ns=[0-9]* queue_wait_ns=[0-9]* secure_ns=[0-9]* ret=0' /tmp/tee.txt)"
 check_eq "and 20 INVOKE entries" 20 "$(grep -c 'teeprobe_tee_ioctl_enter: *cmd=INVOKE raw_cmd=0x8010a403' /tmp/tee.txt)"
 check "teeprobe report reads them" sh -c "'$TEEPROBE' report -i /tmp/tee.dat | grep -Eq 'teeprobe_tee_ioctl_exit +2[0-9]'"
 check "reset zeroes the TEE statistics" sh -c "echo 1 > $DEBUGFS/reset && ! grep -q '^all' $DEBUGFS/tee_stats"
