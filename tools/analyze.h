@@ -79,6 +79,11 @@ static inline double us(double ns)
 	return ns / 1e3;
 }
 
+struct session;
+
+int analysis_of(const struct session *r, const struct verdict_opts *vo,
+		struct analysis *a);
+void analysis_free(struct analysis *a);
 const struct part_dist *analysis_part_dist(const struct analysis *a, int p);
 void analyze_text(const struct analysis *a, const struct analyze_opts *o);
 void analyze_json(const struct analysis *a, const struct analyze_opts *o);

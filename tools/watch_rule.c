@@ -156,20 +156,36 @@ static struct watch_window *window_of(struct watch_windows *ws,
 				      unsigned long long start_ns,
 				      unsigned long long len_ns)
 {
+	struct watch_window *w = watch_windows_get(ws, start_ns, len_ns);
+
+	if (!w) {
+		if (start_ns < ws->judged_until_ns)
+			ws->late++;
+		else
+			ws->overflow++;
+	}
+	return w;
+}
+
+/*
+ * watch_windows_get - the open window starting at @start_ns, opened if
+ * need be (a figure that comes from elsewhere than the window events, the
+ * TEE share); NULL for a window already judged, or no room left
+ */
+struct watch_window *watch_windows_get(struct watch_windows *ws,
+				       unsigned long long start_ns,
+				       unsigned long long len_ns)
+{
 	struct watch_window *w;
 	int i;
 
-	if (!len_ns || start_ns < ws->judged_until_ns) {
-		ws->late++;
+	if (!len_ns || start_ns < ws->judged_until_ns)
 		return NULL;
-	}
 	for (i = 0; i < ws->nr_open; i++)
 		if (ws->open[i].start_ns == start_ns)
 			return &ws->open[i];
-	if (ws->nr_open == WATCH_OPEN_WINDOWS) {
-		ws->overflow++;
+	if (ws->nr_open == WATCH_OPEN_WINDOWS)
 		return NULL;
-	}
 	w = &ws->open[ws->nr_open++];
 	window_init(w, start_ns, len_ns);
 	return w;
@@ -436,9 +452,10 @@ int watch_prune(const char *const *names, int n, int keep, bool *remove)
  * watch_disk_has_room - whether @free_bytes take a capture of a ring of
  * @ring_bytes: trace-cmd writes each CPU's data to a file of its own, then
  * merges them into the trace.dat, so twice the ring at the most, and the
- * room record asks for beside it
+ * room any session asks for (@min_free_bytes, record's) beside it
  */
-bool watch_disk_has_room(double free_bytes, double ring_bytes)
+bool watch_disk_has_room(double free_bytes, double ring_bytes,
+			 double min_free_bytes)
 {
-	return free_bytes >= 2 * ring_bytes + WATCH_MIN_FREE_BYTES;
+	return free_bytes >= 2 * ring_bytes + min_free_bytes;
 }

@@ -82,6 +82,9 @@ void watch_windows_init(struct watch_windows *ws);
 void watch_windows_add_tcp(struct watch_windows *ws, const struct watch_tcp_event *e);
 void watch_windows_add_netrx(struct watch_windows *ws,
 			     const struct watch_netrx_event *e);
+struct watch_window *watch_windows_get(struct watch_windows *ws,
+				       unsigned long long start_ns,
+				       unsigned long long len_ns);
 bool watch_windows_next_due(struct watch_windows *ws, unsigned long long now_ns,
 			    unsigned long long grace_ns, struct watch_window *out);
 
@@ -141,8 +144,7 @@ unsigned long watch_ring_kb(unsigned long cur_kb, double span_s, double want_s,
 int watch_capture_cmp(const void *a, const void *b);
 int watch_prune(const char *const *names, int n, int keep, bool *remove);
 bool watch_capture_name_ok(const char *name);
-bool watch_disk_has_room(double free_bytes, double ring_bytes);
-
-#define WATCH_MIN_FREE_BYTES	(4 << 20)	/* what record asks for */
+bool watch_disk_has_room(double free_bytes, double ring_bytes,
+			 double min_free_bytes);
 
 #endif /* TEEPROBE_WATCH_RULE_H */
