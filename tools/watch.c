@@ -752,8 +752,12 @@ static void poll_windows(struct watch *w)
 	tracefs_iterate_raw_events(w->r.tep, w->r.win, NULL, 0, on_window_event, w);
 	w->st.late_events = w->ws.late + w->ws.overflow;
 	if (o->rule.set[WATCH_TEE_BLOCKED] && tee_interval(w, &share, &calls)) {
-		/* the window judged next, made if it had no events */
-		start = (unsigned long long)((now - len) / len) * (unsigned long long)len;
+		/*
+		 * The interval since the last poll (half a window after the
+		 * last boundary) lies half in the window that ended then:
+		 * that window gets it, made if it had no events
+		 */
+		start = (unsigned long long)(now / len) * (unsigned long long)len;
 		start -= (unsigned long long)len;
 		win = watch_windows_get(&w->ws, start, len);
 		if (win) {
