@@ -293,9 +293,10 @@ static int hide_kallsyms(void)
  * process group (Ctrl-C reaches teeprobe only), @deathsig when teeprobe
  * dies, a umask of 077 (the trace holds task names: root's only),
  * /proc/kallsyms hidden unless @kallsyms, its prompts on stdout to
- * /dev/null (its errors stay). Returns its pid, or -1 after a message.
+ * /dev/null; its stderr into @err_fd (-1: teeprobe's). Returns its pid,
+ * or -1 after a message.
  */
-pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig)
+pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig, int err_fd)
 {
 	pid_t child, parent = getpid();
 
@@ -313,6 +314,8 @@ pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig)
 	if (!kallsyms)
 		hide_kallsyms();
 	if (!freopen("/dev/null", "w", stdout))
+		_exit(127);
+	if (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0)
 		_exit(127);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -339,7 +342,7 @@ static int run_session(const struct record_opts *o, char **argv,
 	 * It ends as Ctrl-C would end it when teeprobe dies, SIGKILL
 	 * included: no trace-cmd recording on for nobody.
 	 */
-	child = record_tracecmd_start(argv, o->kallsyms, SIGINT);
+	child = record_tracecmd_start(argv, o->kallsyms, SIGINT, -1);
 	if (child < 0)
 		return -1;
 	t0 = now_s();

@@ -40,7 +40,7 @@ struct session;
 bool record_raw_event(const char *name);
 int record_config_apply(const struct record_opts *o);
 int module_pin(void);
-pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig);
+pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig, int err_fd);
 int record_dir_usable(const char *opt, const char *dir);
 void record_remove_temp_files(const char *output, const char *instance);
 struct session *record_output_read(const char *output);

@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -736,6 +737,9 @@ static void judge_due(struct watch *w, double now)
 			}
 		}
 	}
+	/* the windows without events are over too */
+	watch_windows_close_until(&w->ws, now, grace, len);
+	w->st.judged_until_ns = w->ws.judged_until_ns;
 }
 
 /*
@@ -786,14 +790,18 @@ static void snaps_clear(struct watch *w)
  */
 static void snap_take(struct watch *w)
 {
+	double t0;
+
 	if (w->nsnaps == MAX_SNAPS) {
 		snapshot_free(&w->snaps[0]);
 		memmove(&w->snaps[0], &w->snaps[1], (MAX_SNAPS - 1) * sizeof(w->snaps[0]));
 		memset(&w->snaps[MAX_SNAPS - 1], 0, sizeof(w->snaps[0]));
 		w->nsnaps--;
 	}
+	t0 = now_ns();
 	snapshot_take(&w->snaps[w->nsnaps++]);
 	w->last_snap_ns = now_ns();
+	debug_msg("watch: a snapshot of the counters: %.1f ms\n", (w->last_snap_ns - t0) / 1e6);
 }
 
 /* snap_every_ns - how often: four a ring, at least a second apart */
@@ -956,23 +964,52 @@ static size_t markers_kb(const struct snapshot *a, const struct snapshot *b)
 	return bytes / 1024 + 64;
 }
 
+/* last_line - the last line written into @fd (a memfd), for a message */
+static const char *last_line(int fd)
+{
+	static char buf[512];
+	char *nl;
+	off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (end <= 0)
+		return "(it said nothing)";
+	n = pread(fd, buf, sizeof(buf) - 1, end > (off_t)sizeof(buf) - 1 ?
+		  end - (off_t)(sizeof(buf) - 1) : 0);
+	buf[n > 0 ? n : 0] = '\0';
+	while ((nl = strrchr(buf, '\n')) && !nl[1])
+		*nl = '\0';
+	nl = strrchr(buf, '\n');
+	return tstr(nl ? nl + 1 : buf);
+}
+
 /*
  * extract - trace-cmd writes the ring and the markers into w->part,
  * judging windows meanwhile; 0, or -1 after a message (or when stopped)
  */
 static int extract(struct watch *w)
 {
-	/* the markers' instance last: the file lists it first (session.c) */
+	/*
+	 * -k: keep the instances as they are (without it trace-cmd 3.1
+	 * disables their events and removes them). The markers' instance
+	 * last: the file lists it first (session.c).
+	 */
 	char *argv[] = {
-		"trace-cmd", "extract", "-q", "-k", "-B", w->r.ring_name, "-B",
+		"trace-cmd", "extract", "-k", "-B", w->r.ring_name, "-B",
 		w->r.mark_name, "-o", w->part, NULL
 	};
 	double t0 = now_ns();
-	int status;
-	pid_t child = record_tracecmd_start(argv, false, SIGKILL);
+	int status, err_fd;
+	pid_t child;
 
-	if (child < 0)
+	/* its per-CPU progress lines are noise in a log; its errors are said */
+	err_fd = memfd_create("trace-cmd-stderr", MFD_CLOEXEC);
+	child = record_tracecmd_start(argv, false, SIGKILL, err_fd);
+	if (child < 0) {
+		close(err_fd);
 		return -1;
+	}
 	while (waitpid(child, &status, WNOHANG) == 0) {
 		if (stop_requested || now_ns() - t0 > EXTRACT_TIMEOUT_S * 1e9) {
 			kill(child, SIGKILL);
@@ -980,16 +1017,19 @@ static int extract(struct watch *w)
 			if (!stop_requested)
 				say(w, 3, "trace-cmd extract took over %d s: stopped\n",
 				    EXTRACT_TIMEOUT_S);
+			close(err_fd);
 			return -1;
 		}
 		usleep(100000);
 		poll_windows(w);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		say(w, 3, "trace-cmd extract failed (status %d)\n",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		say(w, 3, "trace-cmd extract failed (status %d): %s\n",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : -1, last_line(err_fd));
+		close(err_fd);
 		return -1;
 	}
+	close(err_fd);
 	return 0;
 }
 

@@ -252,6 +252,23 @@ bool watch_windows_next_due(struct watch_windows *ws, unsigned long long now_ns,
 	return true;
 }
 
+/*
+ * watch_windows_close_until - every window of @len_ns that ended @grace_ns
+ * or more before @now_ns is closed, with or without events (call it once
+ * the due ones are judged): a late event for one is left out
+ */
+void watch_windows_close_until(struct watch_windows *ws, unsigned long long now_ns,
+			       unsigned long long grace_ns, unsigned long long len_ns)
+{
+	unsigned long long until;
+
+	if (!len_ns || now_ns < grace_ns)
+		return;
+	until = (now_ns - grace_ns) / len_ns * len_ns;
+	if (until > ws->judged_until_ns)
+		ws->judged_until_ns = until;
+}
+
 /* watch_judge_init - no run, no breach, no capture yet */
 void watch_judge_init(struct watch_judge *j)
 {

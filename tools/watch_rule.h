@@ -87,6 +87,8 @@ struct watch_window *watch_windows_get(struct watch_windows *ws,
 				       unsigned long long len_ns);
 bool watch_windows_next_due(struct watch_windows *ws, unsigned long long now_ns,
 			    unsigned long long grace_ns, struct watch_window *out);
+void watch_windows_close_until(struct watch_windows *ws, unsigned long long now_ns,
+			       unsigned long long grace_ns, unsigned long long len_ns);
 
 /* The thresholds, and how many windows in a row make a breach */
 struct watch_rule {

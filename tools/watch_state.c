@@ -45,8 +45,9 @@ void watch_status_format(FILE *out, const struct watch_status *st)
 		fprintf(out, "over %s %llu\nbreaches %s %llu\n", watch_measure_key(m),
 			st->over[m], watch_measure_key(m), st->breaches[m]);
 	}
-	fprintf(out, "windows %llu\nlate_events %llu\ncaptures %llu\nfailed %llu\n",
-		st->windows, st->late_events, st->captures, st->failed);
+	fprintf(out, "windows %llu\njudged_until_ns %.0f\nlate_events %llu\n",
+		st->windows, st->judged_until_ns, st->late_events);
+	fprintf(out, "captures %llu\nfailed %llu\n", st->captures, st->failed);
 	fprintf(out, "skipped_cooldown %llu\nskipped_disk %llu\n",
 		st->skipped_cooldown, st->skipped_disk);
 	fprintf(out, "last_breach %.3f\nlast_capture %.3f\n", st->last_breach,
@@ -153,6 +154,8 @@ bool watch_status_parse(const char *text, struct watch_status *st)
 			st->ring_kb = v;
 		} else if (!strcmp(line, "windows")) {
 			st->windows = v;
+		} else if (!strcmp(line, "judged_until_ns")) {
+			st->judged_until_ns = v;
 		} else if (!strcmp(line, "late_events")) {
 			st->late_events = v;
 		} else if (!strcmp(line, "captures")) {

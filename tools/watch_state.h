@@ -37,6 +37,7 @@ struct watch_status {
 	unsigned long long over[NR_WATCH_MEASURES];
 	unsigned long long breaches[NR_WATCH_MEASURES];
 	unsigned long long windows, late_events;
+	double judged_until_ns;		/* CLOCK_MONOTONIC: windows ended by then */
 	unsigned long long captures, failed, skipped_cooldown, skipped_disk;
 	double last_breach, last_capture;	/* Unix time; 0: none */
 	char last_file[4096];

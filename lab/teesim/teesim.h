@@ -36,6 +36,7 @@ struct teesim_params {
 	unsigned int invoke_us;		/* secure work per INVOKE */
 	unsigned int shm_us;		/* secure work per (un)register */
 	unsigned int shm_cpu_us;	/* its part on the calling CPU */
+	unsigned int unreg_pct;		/* an unregister's cost, % of those */
 	unsigned int pool_kib;		/* size limit of the shm pool */
 };
 extern struct teesim_params teesim_params;

@@ -94,6 +94,12 @@ static void test_windows(void)
 	tap_ok(watch_windows_next_due(&ws, 13 * WIN, WIN / 2, &w) &&
 	       w.start_ns == 11 * WIN && w.value[WATCH_HANDSHAKE_P99] == 1 * MS,
 	       "... and comes next, unchanged by the late event");
+	watch_windows_close_until(&ws, 20 * WIN + WIN / 2, WIN / 2, WIN);
+	tcp(&ws, 0, 19 * WIN, 5, 50 * MS, 50 * MS);
+	tap_ok(ws.judged_until_ns == 20 * WIN && ws.late == 2,
+	       "windows without events close with time: an event for one is late");
+	tcp(&ws, 0, 20 * WIN, 5, 50 * MS, 50 * MS);
+	tap_ok(ws.nr_open == 1, "... and the next window opens");
 }
 
 /* window - a window at @i with handshake p99 @p99 (NAN: none) */
