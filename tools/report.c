@@ -20,15 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../module/abi.h"
-#include "derive.h"
-#include "modstats.h"
+#include "module/abi.h"
+#include "delta.h"
+#include "table.h"
 #include "module.h"
 #include "report.h"
 #include "report_events.h"
 #include "session.h"
 #include "snapshot.h"
-#include "stats.h"
+#include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
 

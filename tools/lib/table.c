@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modstats.h"
+#include "table.h"
 #include "snapshot.h"
 #include "utils.h"
 
