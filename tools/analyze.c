@@ -23,7 +23,7 @@
 #include "record.h"
 #include "session.h"
 #include "series.h"
-#include "stats.h"
+#include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
 #include "verdict.h"

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modstats.h"
+#include "table.h"
 #include "prometheus.h"
 #include "prometheus_format.h"
-#include "stats.h"
+#include "hist.h"
 #include "utils.h"
 #include "watch_state.h"
 

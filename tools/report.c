@@ -20,22 +20,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../module/abi.h"
-#include "derive.h"
-#include "modstats.h"
+#include "module/abi.h"
+#include "delta.h"
+#include "table.h"
 #include "module.h"
 #include "report.h"
 #include "report_events.h"
 #include "session.h"
 #include "snapshot.h"
-#include "stats.h"
+#include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
 
 #define MAX_CPUS	SESSION_MAX_CPUS
 
 /* The phases' names, as the module's files give them */
-static const char *const phase_names[NR_PHASES] = { TEEPROBE_TCP_PHASE_NAMES };
 /* The order phases are shown in: a handshake's own, then the client's */
 static const int phase_order[NR_PHASES] = {
 	PH_SYN_WAIT, PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_WAIT, PH_ACK_ACCEPT,
@@ -378,10 +377,10 @@ static void compute_port(struct report_port *y, const struct tables *tb,
 		if (count <= 0)
 			continue;
 		keys[0] = port;
-		keys[1] = phase_names[p];
+		keys[1] = teeprobe_tcp_phase_name(p);
 		tables_hist_keyed_delta(th, keys, 2, "all", bucket);
 		x = &y->phases[y->nr_phases++];
-		x->name = phase_names[p];
+		x->name = teeprobe_tcp_phase_name(p);
 		x->count = count;
 		x->per_s = rate(count, seconds);
 		x->sum_ns = sum;
@@ -424,7 +423,7 @@ static void compute_handshakes(struct report *out, struct report_events *r)
 		for (j = 0; j < x->n; j++)
 			total += x->v[j];
 		e = &out->event_phases[out->nr_event_phases++];
-		e->name = phase_names[p];
+		e->name = teeprobe_tcp_phase_name(p);
 		e->count = x->n;
 		e->mean_ns = total / x->n;
 		e->p50_ns = pct_sorted(x->v, x->n, 50);

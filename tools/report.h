@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../module/abi.h"
+#include "module/abi.h"
 #include "session.h"
-#include "stats.h"
+#include "hist.h"
 
 #define REPORT_TOP_THREADS	5
 #define REPORT_PORT_COUNTERS	11

@@ -18,13 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "derive.h"
+#include "delta.h"
 #include "figures.h"
 #include "module.h"
 #include "prometheus.h"
 #include "snapshot.h"
 #include "stat.h"
-#include "stats.h"
+#include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
 #include "watch_state.h"

@@ -49,7 +49,7 @@
 
 #include "analyze.h"
 #include "lock.h"
-#include "modstats.h"
+#include "table.h"
 #include "module.h"
 #include "record.h"
 #include "session.h"

@@ -11,7 +11,9 @@
 # the same length gives no capture; so does a one-window stall (the
 # server stopped, by construction, for longer than the threshold: its
 # window over it, alone). A second watch and a record are refused while a
-# watch runs; stat --prometheus shows its state. SIGTERM leaves nothing;
+# watch runs; stat --prometheus shows its state. --keep leaves the newest
+# captures; a directory without the room a session needs is refused.
+# SIGTERM leaves nothing;
 # SIGKILL in the middle of a capture leaves its instances, settings,
 # status and half-written file, which teeprobe check sweeps.
 #
@@ -37,8 +39,8 @@ threshold=${TP_WATCH_THRESHOLD:-2s}
 threshold_ns=$(( ${threshold%s} * 1000000000 ))
 # the watch of every run: 1 s windows, a breach three of them in a row
 common="--handshake-p99 $threshold --windows 3 -w 1000 --ring 20 --after 4"
-# TP_WATCH_SCENARIOS runs some of them (slow healthy stall kill)
-scenarios=" ${TP_WATCH_SCENARIOS:-slow healthy stall kill} "
+# TP_WATCH_SCENARIOS runs some of them (slow healthy stall keep kill)
+scenarios=" ${TP_WATCH_SCENARIOS:-slow healthy stall keep kill} "
 want() { case $scenarios in *" $1 "*) return 0 ;; esac; return 1; }
 # the accept queue's waits run to some 10 s in hard-temp (hsbench's
 # default: a socket call times out after 10 s)
@@ -294,6 +296,36 @@ fi
 stop_watch
 check_eq "SIGTERM: status 0, nothing left" "0 $nothing" "$? $(leftovers)"
 
+fi
+
+if want keep; then
+# --- captures kept, and room on the disk ----------------------------------------------
+# Every window a breach, no cooldown: captures back to back while hsbench
+# runs; --keep 2 leaves the newest two
+keep_run() {
+	lab_run hard-reg 2000 10 --workers 1 >/dev/null 2>&1 &
+	local load=$!
+	lab_wait 55 bash -c '[ "$(st captures)" -ge 3 ]'
+	local rc=$?
+	kill "$(server_pid 2000)" 2>/dev/null
+	wait $load
+	return $rc
+}
+watch_bg keep --handshake-p99 1us --windows 1 --after 0 --cooldown 0 --keep 2 -w 1000
+check_eq "a watch starts (every window a breach, --keep 2)" 0 $?
+check "three captures, back to back" keep_run
+made=$(st captures)
+stop_watch
+check_eq "SIGTERM: status 0, nothing left" "0 $nothing" "$? $(leftovers)"
+ls $out/keep | diag
+check_eq "of $made captures the newest two are kept" \
+	"2 $(grep -o 'captured [^ ]*' $out/keep.err | tail -n 2 | sed "s|captured $out/keep/||" | xargs)" \
+	"$(ls $out/keep | grep -c '\.dat$') $(ls $out/keep | grep '\.dat$' | xargs)"
+mkdir -p $out/small
+mount -t tmpfs -o size=3m tmpfs $out/small
+check_fails "a directory with less than 4 MiB free is refused at once, as record's" \
+	"not enough for a session" "$TEEPROBE" watch $common -o $out/small
+umount $out/small
 fi
 
 if want kill; then

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "../../tools/prometheus.h"
-#include "../../tools/snapshot.h"
-#include "../../tools/stats.h"
+#include "../../tools/lib/include/snapshot.h"
+#include "../../tools/lib/include/hist.h"
 #include "fixture.h"
 #include "tap.h"
 

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "../../tools/watch_rule.h"
+#include "../../tools/lib/include/watch_rule.h"
 #include "tap.h"
 
 #define MS	1000000ULL

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/watch_state.h"
+#include "../../tools/lib/include/watch_state.h"
 #include "tap.h"
 
 /* format - watch_status_format of @st into a string (the caller frees it) */

@@ -15,11 +15,10 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-#include "derive.h"
+#include "delta.h"
 #include "module.h"
 #include "readguard.h"
 #include "session.h"
-#include "teeprobe.h"
 #include "utils.h"
 
 /*
