@@ -27,9 +27,12 @@
  * killed watch leaves, the sweep of the next session or of "teeprobe
  * check" cleans up (its instances by their names, its settings from the
  * lock file, its status and a half-written capture from the status file).
+ *
+ * Here: the command line, the windows judged, the snapshots kept, the
+ * loop; the instances are watch_ring.c's, a capture watch_capture.c's, the
+ * decisions lib/watch_rule.c's (pure), the status lib/watch_state.c's.
  */
 #include <errno.h>
-#include <dirent.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -37,90 +40,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "analyze.h"
 #include "lock.h"
-#include "table.h"
 #include "module.h"
-#include "record.h"
-#include "session.h"
-#include "snapshot.h"
+#include "table.h"
 #include "teeprobe.h"
 #include "utils.h"
-#include "verdict.h"
-#include "watch_rule.h"
-#include "watch_state.h"
+#include "watch.h"
 
 #define DEFAULT_DIR		"/var/lib/teeprobe/watch"
-#define MAX_SNAPS		8	/* snapshots kept, a few per ring */
-#define WIN_KB			64	/* the window events' buffer, per CPU */
-#define MARK_KB			4	/* the markers' buffer between captures */
-#define EXTRACT_TIMEOUT_S	600	/* trace-cmd extract of a full ring */
-#define MIN_TEE_CALLS		10	/* fewer in a window: no blocked share */
 
-struct watch_opts {
-	struct watch_rule rule;
-	struct record_opts rec;		/* -p and -w, as record takes them */
-	struct verdict_opts verdict;
-	double ring_s, after_s, cooldown_s, duration_s;
-	unsigned long ring_max_kb;	/* all CPUs together */
-	int keep;
-	const char *dir;
-};
-
-/* The watch's three tracefs instances */
-struct rings {
-	char ring_name[64], win_name[64], mark_name[64];
-	struct tracefs_instance *ring, *win, *mark;
-	struct tep_handle *tep;		/* the teeprobe events' formats */
-	int tcp_id, netrx_id;		/* the window events' ids */
-	int ncpus;
-	unsigned long ring_kb;		/* per CPU */
-	double restart_ns;		/* the ring holds events from then on */
-	unsigned long long *overrun0, *dropped0;	/* per CPU, then */
-};
-
-/* A capture waiting for its --after, and what started it */
-struct pending {
-	bool on;
-	double at_ns;			/* when the ring is written */
-	enum watch_measure measure;
-	double value, run_start_ns, breach_ns, breach_wall;
-	int run;
-};
-
-struct watch {
-	const struct watch_opts *o;
-	struct rings r;
-	struct watch_windows ws;
-	struct watch_judge judge;
-	struct watch_status st;
-	struct snapshot snaps[MAX_SNAPS];
-	int nsnaps;
-	struct pending cap;
-	double last_snap_ns, last_sizing_ns, cooldown_said_ns;
-	double tee_total_ns, tee_off_ns, tee_calls;	/* at the last read */
-	bool tee_read;
-	bool journal;			/* stderr is the journal */
-	char part[4200];		/* the capture being written */
-};
-
-static volatile sig_atomic_t stop_requested;
+volatile sig_atomic_t watch_stop;
 
 /* on_signal - SIGTERM or Ctrl-C: end cleanly */
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop_requested = 1;
+	watch_stop = 1;
 }
 
 /* watch_usage - help for teeprobe watch */
@@ -163,7 +105,7 @@ static void watch_usage(FILE *out)
 }
 
 /* now_ns - CLOCK_MONOTONIC, the module's window clock */
-static double now_ns(void)
+double now_ns(void)
 {
 	struct timespec ts;
 
@@ -172,7 +114,7 @@ static double now_ns(void)
 }
 
 /* wall_s - the time of day, as Unix time */
-static double wall_s(void)
+double wall_s(void)
 {
 	struct timespec ts;
 
@@ -198,9 +140,7 @@ static bool journal_stderr(void)
  * say - one line of the watch's log on stderr; into the journal with
  * @prio (syslog's: 3 error, 4 warning, 6 info) as its priority
  */
-static void say(const struct watch *w, int prio, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void say(const struct watch *w, int prio, const char *fmt, ...)
+void say(const struct watch *w, int prio, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -211,17 +151,6 @@ static void say(const struct watch *w, int prio, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fflush(stderr);
-}
-
-/* clock_str - Unix time @t as HH:MM:SS local time, in @buf */
-static const char *clock_str(double t, char *buf, size_t len)
-{
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	if (!localtime_r(&s, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
-		snprintf(buf, len, "?");
-	return buf;
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -381,185 +310,6 @@ static int parse_opts(int argc, char **argv, struct watch_opts *o)
 	return 0;
 }
 
-/* ---- the instances -------------------------------------------------------- */
-
-/* instance_new - a tracefs instance @name on the mono clock, @kb per CPU */
-static struct tracefs_instance *instance_new(const char *name, size_t kb)
-{
-	struct tracefs_instance *inst;
-
-	if (tracefs_instance_exists(name)) {
-		err_msg("watch: a tracefs instance %s already exists\n", name);
-		return NULL;
-	}
-	inst = tracefs_instance_create(name);
-	if (!inst) {
-		err_msg("watch: cannot create the tracefs instance %s: %s\n", name,
-			strerror(errno));
-		return NULL;
-	}
-	if (tracefs_instance_file_write(inst, "trace_clock", "mono") < 0 ||
-	    tracefs_instance_set_buffer_size(inst, kb, -1) < 0) {
-		err_msg("watch: cannot set up the tracefs instance %s (clock, %zu KiB a CPU): %s\n",
-			name, kb, strerror(errno));
-		tracefs_instance_destroy(inst);
-		tracefs_instance_free(inst);
-		return NULL;
-	}
-	return inst;
-}
-
-/* instance_gone - @inst removed and released */
-static void instance_gone(struct tracefs_instance **inst)
-{
-	if (!*inst)
-		return;
-	tracefs_trace_off(*inst);
-	if (tracefs_instance_destroy(*inst))
-		err_msg("watch: cannot remove the tracefs instance %s: %s\n",
-			tracefs_instance_get_name(*inst), strerror(errno));
-	tracefs_instance_free(*inst);
-	*inst = NULL;
-}
-
-/* ring_stats - CPU @cpu's ring statistics: one field, or 0 */
-static double cpu_stat(const char *text, const char *field)
-{
-	const char *p = text ? strstr(text, field) : NULL;
-	double v = 0;
-
-	if (p)
-		sscanf(p + strlen(field), " %lf", &v);
-	return v;
-}
-
-/*
- * ring_read - each CPU's ring now: whether it overwrote events since the
- * restart and its oldest event (into @cpus), and the bytes it holds, the
- * events it overwrote and dropped since the restart (summed)
- */
-static void ring_read(const struct rings *r, struct watch_cpu_ring *cpus,
-		      double *bytes, double *overwritten, double *dropped,
-		      double *span_s)
-{
-	char file[64], *text;
-	double over, drop, oldest, now;
-	int cpu;
-
-	*bytes = *overwritten = *dropped = 0;
-	*span_s = INFINITY;
-	for (cpu = 0; cpu < r->ncpus; cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-		text = tracefs_instance_file_read(r->ring, file, NULL);
-		over = cpu_stat(text, "overrun:") - r->overrun0[cpu];
-		drop = cpu_stat(text, "dropped events:") - r->dropped0[cpu];
-		oldest = cpu_stat(text, "oldest event ts:");
-		now = cpu_stat(text, "now ts:");
-		cpus[cpu].overwrote = over > 0;
-		cpus[cpu].oldest_ns = oldest * 1e9;
-		*bytes += cpu_stat(text, "bytes:");
-		*overwritten += over > 0 ? over : 0;
-		*dropped += drop > 0 ? drop : 0;
-		if (over > 0 && now - oldest < *span_s)
-			*span_s = now - oldest;
-		free(text);
-	}
-}
-
-/* ring_baseline - the counters the next capture's losses start from */
-static void ring_baseline(struct rings *r)
-{
-	char file[64], *text;
-	int cpu;
-
-	for (cpu = 0; cpu < r->ncpus; cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-		text = tracefs_instance_file_read(r->ring, file, NULL);
-		r->overrun0[cpu] = cpu_stat(text, "overrun:");
-		r->dropped0[cpu] = cpu_stat(text, "dropped events:");
-		free(text);
-	}
-	r->restart_ns = now_ns();
-}
-
-/*
- * rings_up - the ring (every teeprobe event record takes by default), the
- * window events' instance and the markers' one, recording
- */
-static int rings_up(struct rings *r, const struct watch_opts *o)
-{
-	static const char *const systems[] = { TEEPROBE_SYSTEM, NULL };
-	char **events;
-	struct tep_event *ev;
-	int i, pid = getpid();
-
-	r->ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	if (r->ncpus < 1)
-		r->ncpus = 1;
-	r->overrun0 = xzalloc(r->ncpus * sizeof(*r->overrun0));
-	r->dropped0 = xzalloc(r->ncpus * sizeof(*r->dropped0));
-	/* the sweep finds them by these names (lock.c) */
-	snprintf(r->ring_name, sizeof(r->ring_name), "teeprobe-watch-%d", pid);
-	snprintf(r->win_name, sizeof(r->win_name), "teeprobe-watch-%d-win", pid);
-	snprintf(r->mark_name, sizeof(r->mark_name), "teeprobe-watch-%d-mark", pid);
-	r->ring_kb = 1024;
-	if (r->ring_kb * r->ncpus > o->ring_max_kb)
-		r->ring_kb = o->ring_max_kb / r->ncpus > 4 ? o->ring_max_kb / r->ncpus : 4;
-	r->ring = instance_new(r->ring_name, r->ring_kb);
-	r->win = r->ring ? instance_new(r->win_name, WIN_KB) : NULL;
-	r->mark = r->win ? instance_new(r->mark_name, MARK_KB) : NULL;
-	if (!r->mark)
-		return -1;
-	/* nothing in them until everything is enabled */
-	tracefs_trace_off(r->ring);
-	tracefs_trace_off(r->win);
-	r->tep = tracefs_local_events_system(NULL, systems);
-	events = tracefs_system_events(NULL, TEEPROBE_SYSTEM);
-	if (!r->tep || !events) {
-		err_msg("watch: cannot read the teeprobe events' formats\n");
-		tracefs_list_free(events);
-		return -1;
-	}
-	for (i = 0; events[i]; i++) {
-		if (record_raw_event(events[i]))
-			continue;
-		if (tracefs_event_enable(r->ring, TEEPROBE_SYSTEM, events[i])) {
-			err_msg("watch: cannot enable %s in the ring\n", events[i]);
-			tracefs_list_free(events);
-			return -1;
-		}
-	}
-	tracefs_list_free(events);
-	if (tracefs_event_enable(r->win, TEEPROBE_SYSTEM, "teeprobe_tcp_window") ||
-	    tracefs_event_enable(r->win, TEEPROBE_SYSTEM, "teeprobe_netrx_window")) {
-		err_msg("watch: cannot enable the window events\n");
-		return -1;
-	}
-	ev = tep_find_event_by_name(r->tep, TEEPROBE_SYSTEM, "teeprobe_tcp_window");
-	r->tcp_id = ev ? ev->id : -1;
-	ev = tep_find_event_by_name(r->tep, TEEPROBE_SYSTEM, "teeprobe_netrx_window");
-	r->netrx_id = ev ? ev->id : -1;
-	ring_baseline(r);
-	if (tracefs_trace_on(r->ring) || tracefs_trace_on(r->win)) {
-		err_msg("watch: cannot turn the instances on\n");
-		return -1;
-	}
-	return 0;
-}
-
-/* rings_down - every instance removed */
-static void rings_down(struct rings *r)
-{
-	instance_gone(&r->ring);
-	instance_gone(&r->win);
-	instance_gone(&r->mark);
-	tep_free(r->tep);
-	r->tep = NULL;
-	free(r->overrun0);
-	free(r->dropped0);
-	r->overrun0 = r->dropped0 = NULL;
-}
-
 /* ---- the windows ------------------------------------------------------------ */
 
 /* field - numeric field @name of @record, 0 when absent */
@@ -662,8 +412,6 @@ static double window_len_ns(const struct watch_opts *o)
 	return o->rec.window_ms * 1e6;
 }
 
-static void capture_start(struct watch *w, enum watch_measure m, double now);
-
 /* state_name - a window's state for a measure, for --debug */
 static const char *state_name(enum watch_state s)
 {
@@ -746,7 +494,7 @@ static void judge_due(struct watch *w, double now)
  * poll_windows - the window events since the last poll, the TEE share of
  * the interval (given to the window that ends now), and every window due
  */
-static void poll_windows(struct watch *w)
+void poll_windows(struct watch *w)
 {
 	const struct watch_opts *o = w->o;
 	double now = now_ns(), len = window_len_ns(o), share, calls;
@@ -775,7 +523,7 @@ static void poll_windows(struct watch *w)
 /* ---- snapshots ---------------------------------------------------------------- */
 
 /* snaps_clear - every snapshot forgotten (the ring restarted) */
-static void snaps_clear(struct watch *w)
+void snaps_clear(struct watch *w)
 {
 	int i;
 
@@ -788,7 +536,7 @@ static void snaps_clear(struct watch *w)
  * snap_take - a snapshot of the counters now, kept for a capture's start;
  * the oldest goes when there are MAX_SNAPS
  */
-static void snap_take(struct watch *w)
+void snap_take(struct watch *w)
 {
 	double t0;
 
@@ -808,366 +556,6 @@ static void snap_take(struct watch *w)
 static double snap_every_ns(const struct watch_opts *o)
 {
 	return fmax(o->ring_s / 4, 1) * 1e9;
-}
-
-/* ---- the ring's size ------------------------------------------------------------ */
-
-/*
- * ring_size - grown when a CPU's ring overwrote events and holds less than
- * --ring seconds (never shrunk: a busy hour comes back), within --ring-max
- */
-static void ring_size(struct watch *w)
-{
-	struct rings *r = &w->r;
-	struct watch_cpu_ring *cpus = xzalloc(r->ncpus * sizeof(*cpus));
-	double bytes, over, drop, span;
-	unsigned long kb, max_kb = w->o->ring_max_kb / r->ncpus;
-	int cpu;
-	bool overwrote = false;
-
-	ring_read(r, cpus, &bytes, &over, &drop, &span);
-	for (cpu = 0; cpu < r->ncpus; cpu++)
-		overwrote |= cpus[cpu].overwrote;
-	free(cpus);
-	w->last_sizing_ns = now_ns();
-	kb = watch_ring_kb(r->ring_kb, span, w->o->ring_s, overwrote,
-			   max_kb > 4 ? max_kb : 4);
-	if (kb == r->ring_kb)
-		return;
-	if (tracefs_instance_set_buffer_size(r->ring, kb, -1) < 0) {
-		say(w, 4, "cannot grow the ring to %lu KiB a CPU (%s): it holds %.1f s\n",
-		    kb, strerror(errno), span);
-		/* tried once per size */
-		r->ring_kb = kb;
-		return;
-	}
-	debug_msg("watch: the ring held %.1f s: %lu KiB a CPU now\n", span, kb);
-	r->ring_kb = kb;
-	w->st.ring_kb = kb;
-}
-
-/* ---- captures ------------------------------------------------------------------ */
-
-/* capture_start - a breach of @m: the ring is written --after from now */
-static void capture_start(struct watch *w, enum watch_measure m, double now)
-{
-	struct pending *c = &w->cap;
-
-	c->on = true;
-	c->at_ns = now + w->o->after_s * 1e9;
-	c->measure = m;
-	c->value = w->judge.last_value[m];
-	c->run = w->judge.run[m];
-	c->run_start_ns = w->judge.run_start_ns[m];
-	c->breach_ns = now;
-	c->breach_wall = wall_s();
-	watch_judge_captured(&w->judge, now);
-	/* a start for the capture from the breach on, whatever the ring holds */
-	snap_take(w);
-}
-
-/* capture_name - a new capture's file in the directory, for breach time @t */
-static void capture_name(const struct watch *w, double t, char *path, size_t len)
-{
-	time_t s = (time_t)t;
-	struct tm tm;
-	char stamp[32];
-	int n;
-
-	gmtime_r(&s, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(path, len, "%s/teeprobe-watch-%s.dat", w->o->dir, stamp);
-	for (n = 1; !access(path, F_OK) && n < 1000; n++)
-		snprintf(path, len, "%s/teeprobe-watch-%s-%d.dat", w->o->dir, stamp, n);
-}
-
-/* prune - the captures beyond --keep, oldest first */
-static void prune(struct watch *w)
-{
-	struct dirent **names;
-	const char **list;
-	bool *rm;
-	char path[8192];
-	int i, n = scandir(w->o->dir, &names, NULL, alphasort);
-
-	if (n < 0)
-		return;
-	list = xzalloc((n + 1) * sizeof(*list));
-	rm = xzalloc((n + 1) * sizeof(*rm));
-	for (i = 0; i < n; i++)
-		list[i] = names[i]->d_name;
-	watch_prune(list, n, w->o->keep, rm);
-	for (i = 0; i < n; i++) {
-		if (rm[i]) {
-			snprintf(path, sizeof(path), "%s/%s", w->o->dir, list[i]);
-			if (unlink(path))
-				say(w, 4, "cannot remove the old capture %s: %s\n", path,
-				    strerror(errno));
-		}
-		free(names[i]);
-	}
-	free(names);
-	free(list);
-	free(rm);
-}
-
-/* ring_restart - the ring and the markers emptied, recording again */
-static void ring_restart(struct watch *w)
-{
-	struct rings *r = &w->r;
-
-	tracefs_instance_file_clear(r->ring, "trace");
-	tracefs_instance_file_clear(r->mark, "trace");
-	tracefs_instance_set_buffer_size(r->mark, MARK_KB, -1);
-	ring_baseline(r);
-	snaps_clear(w);
-	tracefs_trace_on(r->ring);
-	snap_take(w);
-}
-
-/* capture_source - the start snapshot's "capture" lines: what started it */
-static void capture_source(struct watch *w, struct snapshot *start)
-{
-	const struct pending *c = &w->cap;
-	char line[128];
-
-	snapshot_add_line(start, "capture", "by teeprobe-watch");
-	/* where the session starts: session.c leaves out what is older */
-	snprintf(line, sizeof(line), "from_ns %.0f", ceil(start->time * 1e9));
-	snapshot_add_line(start, "capture", line);
-	snprintf(line, sizeof(line), "measure %s", watch_measure_key(c->measure));
-	snapshot_add_line(start, "capture", line);
-	snprintf(line, sizeof(line), "threshold %.9g", w->o->rule.threshold[c->measure]);
-	snapshot_add_line(start, "capture", line);
-	snprintf(line, sizeof(line), "value %.9g", c->value);
-	snapshot_add_line(start, "capture", line);
-	snprintf(line, sizeof(line), "run_windows %d", c->run);
-	snapshot_add_line(start, "capture", line);
-	snprintf(line, sizeof(line), "run_start_ns %.0f", c->run_start_ns);
-	snapshot_add_line(start, "capture", line);
-	snprintf(line, sizeof(line), "breach_ns %.0f", c->breach_ns);
-	snapshot_add_line(start, "capture", line);
-	snprintf(line, sizeof(line), "window_ms %u", w->o->rec.window_ms);
-	snapshot_add_line(start, "capture", line);
-}
-
-/* markers_kb - room for @a's and @b's markers in one CPU's buffer, in KiB */
-static size_t markers_kb(const struct snapshot *a, const struct snapshot *b)
-{
-	size_t bytes = 0;
-	int i;
-
-	for (i = 0; i < a->nr; i++)
-		bytes += a->src[i].len * 2 + 4096;
-	for (i = 0; i < b->nr; i++)
-		bytes += b->src[i].len * 2 + 4096;
-	return bytes / 1024 + 64;
-}
-
-/* last_line - the last line written into @fd (a memfd), for a message */
-static const char *last_line(int fd)
-{
-	static char buf[512];
-	char *nl;
-	off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
-	ssize_t n;
-
-	buf[0] = '\0';
-	if (end <= 0)
-		return "(it said nothing)";
-	n = pread(fd, buf, sizeof(buf) - 1, end > (off_t)sizeof(buf) - 1 ?
-		  end - (off_t)(sizeof(buf) - 1) : 0);
-	buf[n > 0 ? n : 0] = '\0';
-	while ((nl = strrchr(buf, '\n')) && !nl[1])
-		*nl = '\0';
-	nl = strrchr(buf, '\n');
-	return tstr(nl ? nl + 1 : buf);
-}
-
-/*
- * extract - trace-cmd writes the ring and the markers into w->part,
- * judging windows meanwhile; 0, or -1 after a message (or when stopped)
- */
-static int extract(struct watch *w)
-{
-	/*
-	 * -k: keep the instances as they are (without it trace-cmd 3.1
-	 * disables their events and removes them). The markers' instance
-	 * last: the file lists it first (session.c).
-	 */
-	char *argv[] = {
-		"trace-cmd", "extract", "-k", "-B", w->r.ring_name, "-B",
-		w->r.mark_name, "-o", w->part, NULL
-	};
-	double t0 = now_ns();
-	int status, err_fd;
-	pid_t child;
-
-	/* its per-CPU progress lines are noise in a log; its errors are said */
-	err_fd = memfd_create("trace-cmd-stderr", MFD_CLOEXEC);
-	child = record_tracecmd_start(argv, false, SIGKILL, err_fd);
-	if (child < 0) {
-		close(err_fd);
-		return -1;
-	}
-	while (waitpid(child, &status, WNOHANG) == 0) {
-		if (stop_requested || now_ns() - t0 > EXTRACT_TIMEOUT_S * 1e9) {
-			kill(child, SIGKILL);
-			waitpid(child, &status, 0);
-			if (!stop_requested)
-				say(w, 3, "trace-cmd extract took over %d s: stopped\n",
-				    EXTRACT_TIMEOUT_S);
-			close(err_fd);
-			return -1;
-		}
-		usleep(100000);
-		poll_windows(w);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		say(w, 3, "trace-cmd extract failed (status %d): %s\n",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : -1, last_line(err_fd));
-		close(err_fd);
-		return -1;
-	}
-	close(err_fd);
-	return 0;
-}
-
-/* part_gone - the capture being written, and trace-cmd's files, removed */
-static void part_gone(struct watch *w)
-{
-	if (!w->part[0])
-		return;
-	unlink(w->part);
-	record_remove_temp_files(w->part, w->r.ring_name);
-	record_remove_temp_files(w->part, w->r.mark_name);
-	w->part[0] = '\0';
-}
-
-/*
- * capture_write - the ring into a trace.dat: the end snapshot, the ring
- * stopped, the start snapshot chosen where every CPU's events are whole,
- * both written as markers, trace-cmd extract, the file read back. The
- * session read back, or NULL (said, and counted).
- */
-static struct session *capture_write(struct watch *w, const char *final,
-				     double *held_s)
-{
-	struct rings *r = &w->r;
-	struct watch_cpu_ring *cpus = xzalloc(r->ncpus * sizeof(*cpus));
-	struct snapshot end = { 0 }, *start;
-	double bytes, over, drop, span, from, times[MAX_SNAPS];
-	struct statvfs fs;
-	struct session *s = NULL;
-	char line[64];
-	int i, pick;
-
-	snapshot_take(&end);
-	tracefs_trace_off(r->ring);
-	ring_read(r, cpus, &bytes, &over, &drop, &span);
-	from = watch_whole_from(cpus, r->ncpus, r->restart_ns);
-	free(cpus);
-	for (i = 0; i < w->nsnaps; i++)
-		times[i] = w->snaps[i].time * 1e9;
-	pick = watch_pick_start(times, w->nsnaps, from);
-	if (pick < 0) {
-		/*
-		 * The ring no longer holds the breach's snapshot: --after
-		 * outran it. The oldest one starts the capture, and every
-		 * event the ring overwrote since it counts as lost.
-		 */
-		say(w, 4, "the ring held %.1f s, less than --after: grow --ring-max\n",
-		    (end.time * 1e9 - from) / 1e9);
-		pick = 0;
-		drop += over;
-	}
-	start = &w->snaps[pick];
-	*held_s = end.time - start->time;
-	snprintf(line, sizeof(line), "%.0f", drop);
-	snapshot_add_line(&end, "ring_losses", line);
-	capture_source(w, start);
-	if (statvfs(w->o->dir, &fs) ||
-	    !watch_disk_has_room((double)fs.f_bavail * fs.f_frsize, bytes,
-				 RECORD_MIN_FREE_BYTES)) {
-		say(w, 4, "%s has %.0f MiB free, a capture of this ring needs %.0f: none written\n",
-		    w->o->dir, (double)fs.f_bavail * fs.f_frsize / (1 << 20),
-		    (2 * bytes + RECORD_MIN_FREE_BYTES) / (1 << 20));
-		w->st.skipped_disk++;
-		snapshot_free(&end);
-		return NULL;
-	}
-	tracefs_instance_set_buffer_size(r->mark, markers_kb(start, &end), -1);
-	if (snapshot_write_markers(r->mark, "start", start) < 0 ||
-	    snapshot_write_markers(r->mark, "end", &end) < 0) {
-		say(w, 3, "cannot write the snapshots into the capture\n");
-		w->st.failed++;
-		snapshot_free(&end);
-		return NULL;
-	}
-	snapshot_free(&end);
-	snprintf(w->part, sizeof(w->part), "%s/%s%d.part", w->o->dir,
-		 WATCH_PART_PREFIX, (int)getpid());
-	if (!extract(w))
-		s = record_output_read(w->part);
-	if (s && rename(w->part, final)) {
-		say(w, 3, "cannot rename %s to %s: %s\n", w->part, final, strerror(errno));
-		session_free(s);
-		s = NULL;
-	}
-	if (!s) {
-		if (!stop_requested)
-			w->st.failed++;
-		part_gone(w);
-		return NULL;
-	}
-	record_remove_temp_files(w->part, r->ring_name);
-	record_remove_temp_files(w->part, r->mark_name);
-	w->part[0] = '\0';
-	return s;
-}
-
-/* capture - the pending capture written, analysed, said; the ring restarted */
-static void capture(struct watch *w)
-{
-	const struct pending *c = &w->cap;
-	struct analysis a;
-	struct session *s;
-	char path[4096], v[32], t[32], at[32];
-	double held;
-
-	capture_name(w, c->breach_wall, path, sizeof(path));
-	s = capture_write(w, path, &held);
-	w->cap.on = false;
-	if (stop_requested) {
-		session_free(s);
-		return;
-	}
-	ring_restart(w);
-	if (!s) {
-		watch_status_write(&w->st);
-		return;
-	}
-	watch_value_str(c->measure, c->value, v, sizeof(v));
-	watch_value_str(c->measure, w->o->rule.threshold[c->measure], t, sizeof(t));
-	clock_str(c->breach_wall - (c->breach_ns - c->run_start_ns) / 1e9, at, sizeof(at));
-	if (analysis_of(s, &w->o->verdict, &a)) {
-		say(w, 4, "%s %s over %s in %d windows from %s: captured %s (%.1f s); no verdict: its windows do not line up\n",
-		    watch_measure_name(c->measure), v, t, c->run, at, path, held);
-		snprintf(w->st.last_verdict, sizeof(w->st.last_verdict), "none");
-	} else {
-		say(w, 4, "%s %s over %s in %d windows from %s: captured %s (%.1f s): verdict %s: %s\n",
-		    watch_measure_name(c->measure), v, t, c->run, at, path, held,
-		    verdict_key(a.v.cause), verdict_title(a.v.cause));
-		snprintf(w->st.last_verdict, sizeof(w->st.last_verdict), "%s",
-			 verdict_key(a.v.cause));
-	}
-	analysis_free(&a);
-	session_free(s);
-	w->st.captures++;
-	w->st.last_capture = wall_s();
-	snprintf(w->st.last_file, sizeof(w->st.last_file), "%s", path);
-	prune(w);
-	watch_status_write(&w->st);
 }
 
 /* ---- the watch ------------------------------------------------------------------ */
@@ -1191,7 +579,7 @@ static void run(struct watch *w, double until_ns)
 	double now, next;
 	struct timespec ts;
 
-	while (!stop_requested) {
+	while (!watch_stop) {
 		now = now_ns();
 		if (until_ns && now >= until_ns)
 			break;
@@ -1312,7 +700,7 @@ int watch_main(int argc, char **argv)
 		    o.rule.run_windows, o.rec.window_ms, o.ring_s, o.after_s, o.dir,
 		    o.cooldown_s, o.keep);
 		run(w, o.duration_s > 0 ? now_ns() + o.duration_s * 1e9 : 0);
-		if (w->cap.on && stop_requested)
+		if (w->cap.on && watch_stop)
 			say(w, 4, "stopped with a capture pending: not written\n");
 	}
 	part_gone(w);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utils.h"	/* ARRAY_SIZE */
 #include "watch_rule.h"
 
 static const char *const keys[NR_WATCH_MEASURES] = {
@@ -70,7 +71,7 @@ int watch_parse_duration_ns(const char *arg, double *ns)
 	v = strtod(arg, &end);
 	if (errno || end == arg || !isfinite(v))
 		return -EINVAL;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].unit))
 			continue;
 		v *= units[i].scale;

@@ -77,7 +77,10 @@ static bool per_measure(struct watch_status *st, const char *key, const char *re
 	int m, n = 0;
 
 	if (sscanf(rest, "%31s %lf%n", name, &v, &n) != 2 || rest[n] ||
-	    (m = measure_of(name)) < 0 || !isfinite(v) || v < 0)
+	    !isfinite(v) || v < 0)
+		return false;
+	m = measure_of(name);
+	if (m < 0)
 		return false;
 	if (!strcmp(key, "threshold")) {
 		st->set[m] = true;
