@@ -73,7 +73,7 @@ static void watch_usage(FILE *out)
 		"                      [--tee-blocked SHARE] [--windows N] [-w MS]\n"
 		"                      [--ring SEC] [--ring-max MIB] [--after SEC]\n"
 		"                      [--cooldown SEC] [--keep N] [-o DIR] [-p PID]...\n"
-		"                      [--target-us US] [-d SEC] [-h]\n\n"
+		"                      [--states] [--target-us US] [-d SEC] [-h]\n\n"
 		"An always-on flight recorder: keeps the last --ring seconds of the\n"
 		"teeprobe events in a ring buffer, judges every window of the module\n"
 		"against the thresholds, and on a breach writes the ring as a\n"
@@ -97,6 +97,9 @@ static void watch_usage(FILE *out)
 		"      --keep N              keep the last N captures (default 10)\n"
 		"  -o, --output DIR          where captures go (default %s)\n"
 		"  -p, --pid PID             only the TEE calls of process PID\n"
+		"      --states              also the accepting threads' scheduler\n"
+		"                            states (a hook on every context switch:\n"
+		"                            the verdict tells waits for a CPU apart)\n"
 		"      --target-us US        the verdict's target (see analyze)\n"
 		"  -d, --duration SEC        stop after SEC (default: until SIGTERM)\n\n"
 		"Times take a unit (ns, us, ms, s); SEC a number with s, m or h.\n"
@@ -157,7 +160,7 @@ void say(const struct watch *w, int prio, const char *fmt, ...)
 
 enum {
 	OPT_HANDSHAKE = 256, OPT_NETRX, OPT_TEE, OPT_WINDOWS, OPT_RING,
-	OPT_RING_MAX, OPT_AFTER, OPT_COOLDOWN, OPT_KEEP, OPT_TARGET,
+	OPT_RING_MAX, OPT_AFTER, OPT_COOLDOWN, OPT_KEEP, OPT_TARGET, OPT_STATES,
 };
 
 /* seconds_opt - a --ring/--after/--cooldown/-d value into *@v */
@@ -220,6 +223,7 @@ static int parse_opts(int argc, char **argv, struct watch_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "target-us", required_argument, NULL, OPT_TARGET },
+		{ "states", no_argument, NULL, OPT_STATES },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -278,6 +282,9 @@ static int parse_opts(int argc, char **argv, struct watch_opts *o)
 			break;
 		case 'd':
 			ret = seconds_opt("-d", optarg, &o->duration_s, false);
+			break;
+		case OPT_STATES:
+			o->states = true;
 			break;
 		case 'h':
 			watch_usage(stdout);
@@ -460,8 +467,10 @@ static void judge_due(struct watch *w, double now)
 			w->st.value[m] = w->judge.last_value[m];
 			w->st.over[m] = w->judge.over[m];
 			w->st.breaches[m] = w->judge.breaches[m];
-			if (w->judge.breaches[m] != before[m])
+			if (w->judge.breaches[m] != before[m]) {
 				w->st.last_breach = wall_s() - (now - win.start_ns - win.len_ns) / 1e9;
+				w->status_due = true;
+			}
 		}
 		w->st.windows = w->judge.windows;
 		if (worst < 0 || w->cap.on || w->part[0])
@@ -596,11 +605,25 @@ static void run(struct watch *w, double until_ns)
 		now = now_ns();
 		if (w->cap.on && now >= w->cap.at_ns)
 			capture(w);
-		if (now - w->last_snap_ns >= snap_every_ns(w->o))
-			snap_take(w);
+		/*
+		 * A snapshot is some thousands of lines read: only while the
+		 * ring overwrites events does the capture's start move on
+		 * and need a newer one (else the ring's first holds)
+		 */
+		if (now - w->last_snap_ns >= snap_every_ns(w->o)) {
+			if (ring_wrapped(&w->r))
+				snap_take(w);
+			else
+				w->last_snap_ns = now;
+		}
 		if (now - w->last_sizing_ns >= 5e9)
 			ring_size(w);
-		watch_status_write(&w->st);
+		/* for Prometheus's scrapes, seconds apart; breaches at once */
+		if (w->status_due || now - w->last_status_ns >= 5e9) {
+			watch_status_write(&w->st);
+			w->last_status_ns = now;
+			w->status_due = false;
+		}
 	}
 }
 

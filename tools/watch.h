@@ -33,6 +33,7 @@ struct watch_opts {
 	unsigned long ring_max_kb;	/* all CPUs together */
 	int keep;
 	const char *dir;
+	bool states;			/* the ring gets teeprobe_acceptor_state */
 };
 
 /* The watch's three tracefs instances */
@@ -65,7 +66,8 @@ struct watch {
 	struct snapshot snaps[MAX_SNAPS];
 	int nsnaps;
 	struct pending cap;
-	double last_snap_ns, last_sizing_ns, cooldown_said_ns;
+	double last_snap_ns, last_sizing_ns, cooldown_said_ns, last_status_ns;
+	bool status_due;		/* a breach: the status written at once */
 	double tee_total_ns, tee_off_ns, tee_calls;	/* at the last read */
 	bool tee_read;
 	bool journal;			/* stderr is the journal */
@@ -89,6 +91,7 @@ void rings_down(struct rings *r);
 void ring_read(const struct rings *r, struct watch_cpu_ring *cpus, double *bytes,
 	       double *overwritten, double *dropped, double *span_s);
 void ring_baseline(struct rings *r);
+bool ring_wrapped(const struct rings *r);
 void ring_size(struct watch *w);
 
 /* watch_capture.c */

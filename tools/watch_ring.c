@@ -104,6 +104,22 @@ void ring_read(const struct rings *r, struct watch_cpu_ring *cpus,
 	}
 }
 
+/* ring_wrapped - whether a CPU's ring overwrote events since the restart */
+bool ring_wrapped(const struct rings *r)
+{
+	char file[64], *text;
+	bool wrapped = false;
+	int cpu;
+
+	for (cpu = 0; cpu < r->ncpus && !wrapped; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(r->ring, file, NULL);
+		wrapped = cpu_stat(text, "overrun:") > r->overrun0[cpu];
+		free(text);
+	}
+	return wrapped;
+}
+
 /* ring_baseline - the counters the next capture's losses start from */
 void ring_baseline(struct rings *r)
 {
@@ -160,6 +176,13 @@ int rings_up(struct rings *r, const struct watch_opts *o)
 	}
 	for (i = 0; events[i]; i++) {
 		if (record_raw_event(events[i]))
+			continue;
+		/*
+		 * The accepting threads' states come from a hook on every
+		 * context switch, which the event turns on: most of what the
+		 * ring would cost per handshake, left to --states
+		 */
+		if (!o->states && !strcmp(events[i], "teeprobe_acceptor_state"))
 			continue;
 		if (tracefs_event_enable(r->ring, TEEPROBE_SYSTEM, events[i])) {
 			err_msg("watch: cannot enable %s in the ring\n", events[i]);

@@ -238,6 +238,8 @@ check "the capture holds the change: windows under the threshold before the brea
 	python3 "$top/tests/integration/watchcheck.py" change "$captures" "$threshold_ns"
 check "trace-cmd reads its events: its server handshakes from the capture's start are report's" \
 	python3 "$top/tests/integration/watchcheck.py" events "$captures" "$TEEPROBE"
+check_eq "... and no accepting thread's state: the ring leaves them to --states" 0 \
+	"$(trace-cmd report "$captures" 2>/dev/null | grep -c 'teeprobe_acceptor_state:')"
 check_eq "stat --prometheus showed the watch: running, 1 capture, its threshold, the verdict" \
 	"1 1 2 1" "$(awk '/^teeprobe_watch_running / { r = $2 } /^teeprobe_watch_captures_total / { c = $2 }
 		/^teeprobe_watch_threshold\{measure="handshake_p99"\}/ { t = $2 }
@@ -311,13 +313,15 @@ keep_run() {
 	wait $load
 	return $rc
 }
-watch_bg keep --handshake-p99 1us --windows 1 --after 0 --cooldown 0 --keep 2 -w 1000
-check_eq "a watch starts (every window a breach, --keep 2)" 0 $?
+watch_bg keep --handshake-p99 1us --windows 1 --after 0 --cooldown 0 --keep 2 --states -w 1000
+check_eq "a watch starts (every window a breach, --keep 2, --states)" 0 $?
 check "three captures, back to back" keep_run
 made=$(st captures)
 stop_watch
 check_eq "SIGTERM: status 0, nothing left" "0 $nothing" "$? $(leftovers)"
 ls $out/keep | diag
+check "--states: the captures hold the accepting threads' states" sh -c \
+	"trace-cmd report $out/keep/\$(ls $out/keep | grep '\.dat$' | tail -n 1) 2>/dev/null | grep -q teeprobe_acceptor_state:"
 check_eq "of $made captures the newest two are kept" \
 	"2 $(grep -o 'captured [^ ]*' $out/keep.err | tail -n 2 | sed "s|captured $out/keep/||" | xargs)" \
 	"$(ls $out/keep | grep -c '\.dat$') $(ls $out/keep | grep '\.dat$' | xargs)"
