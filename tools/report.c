@@ -31,6 +31,7 @@
 #include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
+#include "watch_rule.h"
 
 #define MAX_CPUS	SESSION_MAX_CPUS
 
@@ -495,12 +496,35 @@ static void compute_session(struct report *out, const struct report_events *r)
 	out->missed_events = s->missed_events;
 	out->ring_losses = snap_value(&r->snap[1], "ring_losses");
 	out->counters_note = session_counters_note(s);
+	out->capture = snapshot_text(&r->snap[0], "capture");
+	out->before_start = s->before_start;
 	out->tee_missed = probes_missed(r->snap, "tee_probes");
 	out->tcp_missed = probes_missed(r->snap, "tcp_probes");
 	tables_load(&ts, &r->snap[0], &r->snap[1], "tee_stats");
 	if (ts.ok && modstats_kv_u64(ts.t[0], "untracked", &u[0]) &&
 	    modstats_kv_u64(ts.t[1], "untracked", &u[1]))
 		out->tee_untracked = (double)u[1] - (double)u[0];
+}
+
+/* report_capture_of - the "capture" lines of @r's start snapshot, parsed */
+void report_capture_of(const struct report *r, struct report_capture *c)
+{
+	char *copy = r->capture ? xstrdup(r->capture) : NULL, *line, *save = NULL;
+	char name[32];
+
+	c->measure = -1;
+	c->value = c->threshold = NAN;
+	c->run_windows = 0;
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "measure %31s", name) == 1)
+			c->measure = watch_measure_of(name);
+		else if (sscanf(line, "value %lf", &c->value) == 1 ||
+			 sscanf(line, "threshold %lf", &c->threshold) == 1 ||
+			 sscanf(line, "run_windows %d", &c->run_windows) == 1)
+			continue;
+	}
+	free(copy);
 }
 
 /* report_compute - every number of the report of session @s */

@@ -44,6 +44,17 @@ const char *watch_measure_name(enum watch_measure m)
 	return m < NR_WATCH_MEASURES ? names[m] : "?";
 }
 
+/* watch_measure_of - the measure keyed @key, or -1 */
+int watch_measure_of(const char *key)
+{
+	int m;
+
+	for (m = 0; m < NR_WATCH_MEASURES; m++)
+		if (!strcmp(key, keys[m]))
+			return m;
+	return -1;
+}
+
 /* watch_measure_is_time - whether the measure is a time (else a share) */
 bool watch_measure_is_time(enum watch_measure m)
 {

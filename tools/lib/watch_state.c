@@ -58,17 +58,6 @@ void watch_status_format(FILE *out, const struct watch_status *st)
 		fprintf(out, "last_verdict %s\n", st->last_verdict);
 }
 
-/* measure_of - the measure keyed @key, or -1 */
-static int measure_of(const char *key)
-{
-	int m;
-
-	for (m = 0; m < NR_WATCH_MEASURES; m++)
-		if (!strcmp(key, watch_measure_key(m)))
-			return m;
-	return -1;
-}
-
 /* per_measure - a "key measure value" line into @st; false when not one */
 static bool per_measure(struct watch_status *st, const char *key, const char *rest)
 {
@@ -79,7 +68,7 @@ static bool per_measure(struct watch_status *st, const char *key, const char *re
 	if (sscanf(rest, "%31s %lf%n", name, &v, &n) != 2 || rest[n] ||
 	    !isfinite(v) || v < 0)
 		return false;
-	m = measure_of(name);
+	m = watch_measure_of(name);
 	if (m < 0)
 		return false;
 	if (!strcmp(key, "threshold")) {

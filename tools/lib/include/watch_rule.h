@@ -31,6 +31,7 @@ enum watch_measure {
 
 const char *watch_measure_key(enum watch_measure m);	/* "handshake_p99" */
 const char *watch_measure_name(enum watch_measure m);	/* "handshake p99" */
+int watch_measure_of(const char *key);			/* -1: none */
 bool watch_measure_is_time(enum watch_measure m);
 int watch_parse_threshold(enum watch_measure m, const char *arg, double *value);
 int watch_parse_duration_ns(const char *arg, double *ns);
