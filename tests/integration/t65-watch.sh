@@ -238,6 +238,9 @@ check "the capture holds the change: windows under the threshold before the brea
 	python3 "$top/tests/integration/watchcheck.py" change "$captures" "$threshold_ns"
 check "trace-cmd reads its events: its server handshakes from the capture's start are report's" \
 	python3 "$top/tests/integration/watchcheck.py" events "$captures" "$TEEPROBE"
+check_eq "report --json names what started it: the measure, over its threshold (2 s)" \
+	"handshake_p99 2.0 True" "$("$TEEPROBE" report --json -i "$captures" | python3 -c 'import json, sys
+c = json.load(sys.stdin)["capture"]; print(c["measure"], c["threshold"], c["value"] > c["threshold"])')"
 check_eq "... and no accepting thread's state: the ring leaves them to --states" 0 \
 	"$(trace-cmd report "$captures" 2>/dev/null | grep -c 'teeprobe_acceptor_state:')"
 check_eq "stat --prometheus showed the watch: running, 1 capture, its threshold, the verdict" \
