@@ -69,7 +69,7 @@ if [ "$secure" = optee ]; then
 else
 	lab_load $TEESIM_PARAMS || { echo "lab: cannot load teesim" >&2; exit 1; }
 	printf 'teesim:'
-	for p in secure_threads switch_us invoke_us invoke_cpu_us shm_us shm_cpu_us driver_us; do
+	for p in secure_threads switch_us invoke_us invoke_cpu_us shm_us shm_cpu_us driver_us unreg_pct; do
 		printf ' %s=%s' "$p" "$(cat /sys/module/teesim/parameters/$p)"
 	done
 	printf '\n\n'

@@ -23,7 +23,7 @@
 #include "record.h"
 #include "session.h"
 #include "series.h"
-#include "stats.h"
+#include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
 #include "verdict.h"
@@ -489,6 +489,34 @@ static void analysis_shares(struct analysis *a)
 	}
 }
 
+/*
+ * analysis_of - the analysis of session @r, decided with @vo, into @a:
+ * what "teeprobe analyze" prints, and what "teeprobe watch" logs of a
+ * capture. 0, or -1 (said) when the session's windows cannot be lined up;
+ * analysis_free() releases it either way.
+ */
+int analysis_of(const struct session *r, const struct verdict_opts *vo,
+		struct analysis *a)
+{
+	memset(a, 0, sizeof(*a));
+	figures_summarize(r, &a->sum);
+	a->counters_note = session_counters_note(r);
+	if (series_build(&r->ev, &a->s))
+		return -1;
+	gather(a, &r->ev);
+	verdict_decide(&a->e, vo, &a->v);
+	analysis_shares(a);
+	return 0;
+}
+
+/* analysis_free - what analysis_of() allocated */
+void analysis_free(struct analysis *a)
+{
+	free(a->cpus);
+	a->cpus = NULL;
+	series_free(&a->s);
+}
+
 int analyze_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -560,21 +588,16 @@ int analyze_main(int argc, char **argv)
 	r = session_read(o.input);
 	if (!r)
 		return 1;
-	figures_summarize(r, &a.sum);
-	a.counters_note = session_counters_note(r);
-	if (series_build(&r->ev, &a.s)) {
+	if (analysis_of(r, &o.v, &a)) {
+		analysis_free(&a);
 		session_free(r);
 		return 1;
 	}
-	gather(&a, &r->ev);
-	verdict_decide(&a.e, &o.v, &a.v);
-	analysis_shares(&a);
 	if (o.json)
 		analyze_json(&a, &o);
 	else
 		analyze_text(&a, &o);
-	free(a.cpus);
-	series_free(&a.s);
+	analysis_free(&a);
 	session_free(r);
 	return 0;
 }

@@ -98,6 +98,11 @@ static inline const struct part_dist *analysis_part_dist(const struct analysis *
 	return &a->hp[hp_of[p]];
 }
 
+struct session;
+
+int analysis_of(const struct session *r, const struct verdict_opts *vo,
+		struct analysis *a);
+void analysis_free(struct analysis *a);
 void analyze_text(const struct analysis *a, const struct analyze_opts *o);
 void analyze_json(const struct analysis *a, const struct analyze_opts *o);
 

@@ -10,7 +10,7 @@
 
 #include "kernelreq.h"
 #include "lock.h"
-#include "modstats.h"
+#include "table.h"
 #include "module.h"
 #include "teeprobe.h"
 #include "utils.h"

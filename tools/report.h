@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../module/abi.h"
+#include "module/abi.h"
 #include "session.h"
-#include "stats.h"
+#include "hist.h"
 
 #define REPORT_TOP_THREADS	5
 #define REPORT_PORT_COUNTERS	11
@@ -112,6 +112,13 @@ struct report_hist {
 };
 
 /* report - every number "teeprobe report" shows; the renderers only read it */
+/* What started a capture of teeprobe watch (its "capture" lines) */
+struct report_capture {
+	int measure;			/* enum watch_measure; -1: not said */
+	double value, threshold;	/* the measure's: ns, or a share */
+	int run_windows;
+};
+
 struct report {
 	/* the session */
 	double seconds;
@@ -123,6 +130,9 @@ struct report {
 	unsigned long long other_events, missed_events;
 	double ring_losses, tee_missed, tee_untracked, tcp_missed;
 	const char *counters_note;	/* why the counters do not subtract */
+	/* a capture of teeprobe watch: its start snapshot's "capture" lines */
+	const char *capture;
+	unsigned long long before_start;	/* its ring's events left out */
 
 	/* CPU context */
 	bool cpu_ok;
@@ -167,6 +177,7 @@ struct report {
 	int nr_hist;
 };
 
+void report_capture_of(const struct report *r, struct report_capture *c);
 struct report *report_compute(const struct session *s,
 			      const struct report_opts *o);
 void report_free(struct report *r);

@@ -10,6 +10,30 @@
 
 #include "report.h"
 #include "utils.h"
+#include "watch_rule.h"
+
+/*
+ * text_capture - a capture of teeprobe watch: what started it, and the
+ * ring's events before its start (trace-cmd shows them; the figures leave
+ * them out)
+ */
+static void text_capture(const struct report *r)
+{
+	struct report_capture c;
+	char v[32], t[32];
+
+	report_capture_of(r, &c);
+	if (c.measure < 0) {
+		printf("  capture: teeprobe watch's; %llu events of its ring before its start left out\n",
+		       r->before_start);
+		return;
+	}
+	printf("  capture: teeprobe watch's, %s %s over %s in %d windows; %llu events\n"
+	       "  of its ring before its start left out\n",
+	       watch_measure_name(c.measure), watch_value_str(c.measure, c.value, v, sizeof(v)),
+	       watch_value_str(c.measure, c.threshold, t, sizeof(t)), c.run_windows,
+	       r->before_start);
+}
 
 /* text_session - the file, its size, its events and what was lost */
 static void text_session(const struct report *r, const struct report_opts *o)
@@ -39,6 +63,8 @@ static void text_session(const struct report *r, const struct report_opts *o)
 	       "        %.0f untracked, %.0f TCP probe hits missed\n",
 	       r->ring_losses, r->missed_events, r->tee_missed,
 	       r->tee_untracked, r->tcp_missed);
+	if (r->capture)
+		text_capture(r);
 	if (r->counters_note)
 		printf("  counters: %s: the module's counters of the start and end\n"
 		       "  snapshots do not subtract and are left out; what follows\n"

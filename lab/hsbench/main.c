@@ -41,6 +41,8 @@ void hs_usage(FILE *f)
 "handshake before its crypto, as a worker stuck in a TEE call does.\n"
 "--accept-log PATH writes a line per accepted connection: when accept()\n"
 "returned it (CLOCK_REALTIME, in ns) and the client's port.\n"
+"SIGUSR1 switches a hard mode to the other (hard-reg <-> hard-temp) from\n"
+"each worker's next crypto call: one server whose load turns slow part-way.\n"
 "\n"
 "client: T threads (default 10) make C connections (default 1000) in total,\n"
 "each: connect, send hello, read reply, verify it against the same crypto\n"

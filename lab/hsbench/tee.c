@@ -434,6 +434,18 @@ fail:
 	return -1;
 }
 
+/* tee_client_set_pattern - temporary or registered memory from now on */
+int tee_client_set_pattern(struct tee_client *tc, enum tee_shm_pattern pattern)
+{
+	if (pattern == TEE_SHM_REGISTERED && tc->shm_fd < 0) {
+		tc->shm_fd = tee_shm_register(tc, &tc->shm_id);
+		if (tc->shm_fd < 0)
+			return -1;
+	}
+	tc->pattern = pattern;
+	return 0;
+}
+
 /* tee_client_close - release the buffer, session and fd (see tee.h) */
 void tee_client_close(struct tee_client *tc)
 {

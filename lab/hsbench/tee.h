@@ -131,6 +131,13 @@ int tee_client_open(struct tee_client *tc, const char *path,
 		    enum tee_shm_pattern pattern, size_t data_len,
 		    struct tee_ioctl_counts *counts);
 
+/*
+ * tee_client_set_pattern - @tc's calls in @pattern from now on: for
+ * TEE_SHM_REGISTERED, its buffer is registered now if it was not yet.
+ * Prints why on failure and returns -1 (the pattern unchanged).
+ */
+int tee_client_set_pattern(struct tee_client *tc, enum tee_shm_pattern pattern);
+
 /* tee_client_close - release the buffer, session and fd of @tc */
 void tee_client_close(struct tee_client *tc);
 

@@ -173,6 +173,25 @@ int tee_ta_stats(struct tee_client *tc)
 	return 0;
 }
 
+/* teec_register - @tc's buffer registered once (TEEC_RegisterSharedMemory) */
+static int teec_register(struct tee_client *tc)
+{
+	TEEC_Result res;
+
+	tc->shm.buffer = tc->buf;
+	tc->shm.size = tc->buf_size;
+	tc->shm.flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT;
+	counter_inc(&tc->counts->shm_register);
+	res = TEEC_RegisterSharedMemory(&tc->ctx, &tc->shm);
+	if (res != TEEC_SUCCESS) {
+		hs_err("TEEC_RegisterSharedMemory of %zu bytes: 0x%08x",
+		       tc->buf_size, res);
+		return -1;
+	}
+	tc->shm_registered = 1;
+	return 0;
+}
+
 /* tee_client_open - context, session and buffer of one thread (tee.h) */
 int tee_client_open(struct tee_client *tc, const char *path,
 		    enum tee_shm_pattern pattern, size_t data_len,
@@ -218,24 +237,23 @@ int tee_client_open(struct tee_client *tc, const char *path,
 	}
 	tc->session_open = 1;
 	tc->session = tc->sess.imp.session_id;
-	if (pattern == TEE_SHM_REGISTERED) {
-		tc->shm.buffer = tc->buf;
-		tc->shm.size = tc->buf_size;
-		tc->shm.flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT;
-		counter_inc(&counts->shm_register);
-		res = TEEC_RegisterSharedMemory(&tc->ctx, &tc->shm);
-		if (res != TEEC_SUCCESS) {
-			hs_err("TEEC_RegisterSharedMemory of %zu bytes: 0x%08x",
-			       tc->buf_size, res);
-			goto fail;
-		}
-		tc->shm_registered = 1;
-	}
+	if (pattern == TEE_SHM_REGISTERED && teec_register(tc))
+		goto fail;
 	return 0;
 
 fail:
 	tee_client_close(tc);
 	return -1;
+}
+
+/* tee_client_set_pattern - temporary or registered memory from now on */
+int tee_client_set_pattern(struct tee_client *tc, enum tee_shm_pattern pattern)
+{
+	if (pattern == TEE_SHM_REGISTERED && !tc->shm_registered &&
+	    teec_register(tc))
+		return -1;
+	tc->pattern = pattern;
+	return 0;
 }
 
 /* tee_client_close - release the buffer, session and context (tee.h) */

@@ -20,6 +20,8 @@
  *                   (0..100000)
  *   driver_us       the normal-world driver's own work per INVOKE, on the
  *                   calling CPU outside the secure world (0..100000)
+ *   unreg_pct       an unregistration's shm_us and shm_cpu_us, in percent of
+ *                   a registration's (0..100; 100: as long)
  *   pool_kib        most memory the SHM_ALLOC pool hands out (64..65536)
  *
  * The defaults and where they come from are in Documentation/lab.rst. In
@@ -53,6 +55,7 @@ struct teesim_params teesim_params = {
 	.shm_us		= 1500,
 	.shm_cpu_us	= 500,
 	.driver_us	= 0,
+	.unreg_pct	= 100,
 	.pool_kib	= 4096,
 };
 
@@ -111,6 +114,8 @@ TEESIM_PARAM(shm_cpu_us, 0, 100000,
 	     "CPU time of one shm (un)registration in us, bottom halves off (default 500)");
 TEESIM_PARAM(driver_us, 0, 100000,
 	     "normal-world driver work per INVOKE in us, on the calling CPU (default 0)");
+TEESIM_PARAM(unreg_pct, 0, 100,
+	     "an unregistration's cost in % of a registration's (default 100)");
 TEESIM_PARAM(pool_kib, 64, 65536,
 	     "most memory the SHM_ALLOC pool hands out, KiB (default 4096)");
 
@@ -265,9 +270,11 @@ static int teesim_shm_register(struct tee_context *ctx, struct tee_shm *shm,
 /* teesim_shm_unregister - unmap them again; always succeeds */
 static int teesim_shm_unregister(struct tee_context *ctx, struct tee_shm *shm)
 {
+	unsigned int pct = teesim_params.unreg_pct;
+
 	return teesim_secure_call(TEESIM_CALL_SHM_UNREGISTER,
-				  teesim_params.shm_us, teesim_params.shm_cpu_us,
-				  NULL, NULL);
+				  teesim_params.shm_us * pct / 100,
+				  teesim_params.shm_cpu_us * pct / 100, NULL, NULL);
 }
 
 static const struct tee_driver_ops teesim_ops = {
@@ -432,11 +439,11 @@ static int __init teesim_init(void)
 	if (ret)
 		goto out_unregister_teedev;
 
-	pr_info("secure world up: %u secure threads, switch %u us, invoke %u+%u us, shm %u+%u us, driver %u us\n",
+	pr_info("secure world up: %u secure threads, switch %u us, invoke %u+%u us, shm %u+%u us, driver %u us, unregister %u %%\n",
 		teesim_params.secure_threads, teesim_params.switch_us,
 		teesim_params.invoke_us, teesim_params.invoke_cpu_us,
 		teesim_params.shm_us, teesim_params.shm_cpu_us,
-		teesim_params.driver_us);
+		teesim_params.driver_us, teesim_params.unreg_pct);
 	return 0;
 
 out_unregister_teedev:

@@ -40,6 +40,7 @@ struct teesim_params {
 	unsigned int shm_us;		/* secure work per (un)register */
 	unsigned int shm_cpu_us;	/* its part on the calling CPU */
 	unsigned int driver_us;		/* normal-world driver work per INVOKE */
+	unsigned int unreg_pct;		/* an unregister's cost, % of those */
 	unsigned int pool_kib;		/* size limit of the shm pool */
 };
 extern struct teesim_params teesim_params;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../tools/acceptq.h"
+#include "../../tools/lib/include/acceptq.h"
 #include "tap.h"
 
 #define MS	1000000ULL

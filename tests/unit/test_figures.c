@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/figures.h"
-#include "../../tools/snapshot.h"
+#include "../../tools/lib/include/figures.h"
+#include "../../tools/lib/include/snapshot.h"
 #include "tap.h"
 
 #ifndef TEST_DEBUGFS

@@ -16,12 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../tools/derive.h"
-#include "../../tools/figures.h"
-#include "../../tools/readguard.h"
+#include "../../tools/lib/include/delta.h"
+#include "../../tools/lib/include/figures.h"
+#include "../../tools/lib/readguard.h"
 #include "../../tools/report.h"
-#include "../../tools/session.h"
-#include "../../tools/utils.h"
+#include "../../tools/lib/include/session.h"
+#include "../../tools/lib/include/utils.h"
 #include "tap.h"
 
 #ifndef TEST_CORPUS

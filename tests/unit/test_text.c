@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tools/utils.h"
+#include "../../tools/lib/include/utils.h"
 #include "tap.h"
 
 /* same - @got is @want, said on failure */

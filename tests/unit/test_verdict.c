@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../tools/verdict.h"
+#include "../../tools/lib/include/verdict.h"
 #include "tap.h"
 
 #define US	1e3

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "../module/abi.h"
+#include "module/abi.h"
 
 /*
  * The module's histogram layouts (abi.h): the log2 one of older modules

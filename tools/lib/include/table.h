@@ -17,8 +17,8 @@
 
 #include <stdbool.h>
 
-#include "../module/abi.h"
-#include "stats.h"
+#include "module/abi.h"
+#include "hist.h"
 
 struct snapshot;
 

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "stats.h"
+#include "hist.h"
 
 /*
  * pct_sorted - the @pct-th percentile (0 < pct <= 100) of @n sorted

@@ -20,10 +20,15 @@
 #include "lock.h"
 #include "module.h"
 #include "utils.h"
+#include "watch_state.h"
 
 #define LOCK_FILE	TEEPROBE_RUN_DIR "/session"
 #define WINDOW_PARAM	"/sys/module/teeprobe/parameters/window_ms"
-#define INSTANCE_PREFIX	"teeprobe-record-"
+
+/* The tracefs instances of sessions: PREFIX + the owner's pid [+ -part] */
+static const char *const instance_prefixes[] = {
+	"teeprobe-record-", "teeprobe-watch-",
+};
 
 /* chomp - @s without its trailing newline */
 static char *chomp(char *s)
@@ -67,6 +72,7 @@ void module_config_free(struct module_config *c)
 /* The lock file's contents */
 struct owner {
 	int pid;
+	char command[16];	/* "record", "watch"; "record" before it was said */
 	char output[4096];
 	struct module_config saved;
 };
@@ -87,7 +93,11 @@ static bool owner_parse(char *text, struct owner *o)
 			o->saved.pid_filter = xstrdup(line + 11);
 		else if (!strncmp(line, "output ", 7))
 			snprintf(o->output, sizeof(o->output), "%s", line + 7);
+		else if (!strncmp(line, "command ", 8))
+			snprintf(o->command, sizeof(o->command), "%s", line + 8);
 	}
+	if (!o->command[0])
+		snprintf(o->command, sizeof(o->command), "record");
 	return o->pid > 0;
 }
 
@@ -192,10 +202,24 @@ static int stop_tracecmd(const char *name)
 
 /*
  * sweep_instances - remove the tracefs instances of teeprobe sessions
- * whose owner is gone (teeprobe-record-PID, PID no teeprobe process), after
+ * whose owner is gone (teeprobe-record-PID, teeprobe-watch-PID and its
+ * -win and -mark, PID no teeprobe process), after
  * stopping the trace-cmd that may still record there; says what it did.
  * Returns how many it removed.
  */
+/* instance_owner - the pid in a session's instance name, 0 if not one */
+static int instance_owner(const char *name)
+{
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(instance_prefixes); i++) {
+		n = strlen(instance_prefixes[i]);
+		if (!strncmp(name, instance_prefixes[i], n))
+			return atoi(name + n);
+	}
+	return 0;
+}
+
 static int sweep_instances(const char *who)
 {
 	char **names = tracefs_instances(NULL);
@@ -205,10 +229,8 @@ static int sweep_instances(const char *who)
 		struct tracefs_instance *inst;
 		int pid, stopped;
 
-		if (strncmp(names[i], INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
-			continue;
-		pid = atoi(names[i] + strlen(INSTANCE_PREFIX));
-		if (is_teeprobe(pid))
+		pid = instance_owner(names[i]);
+		if (pid <= 0 || is_teeprobe(pid))
 			continue;
 		stopped = stop_tracecmd(names[i]);
 		inst = tracefs_instance_alloc(NULL, names[i]);
@@ -233,8 +255,10 @@ static void put_back_stale(const char *who, struct owner *o)
 	struct module_config now = { 0 };
 
 	module_config_read(&now);
-	fprintf(stderr, "teeprobe: %s: a session that did not end (pid %d, writing %s) left the module's settings: window_ms %s, pid_filter %s; put back to %s and %s\n",
-		who, o->pid, o->output, now.window_ms ? now.window_ms : "?",
+	fprintf(stderr, "teeprobe: %s: a session that did not end (%s%spid %d, writing %s) left the module's settings: window_ms %s, pid_filter %s; put back to %s and %s\n",
+		who, strcmp(o->command, "record") ? o->command : "",
+		strcmp(o->command, "record") ? ", " : "", o->pid, o->output,
+		now.window_ms ? now.window_ms : "?",
 		now.pid_filter ? now.pid_filter : "?",
 		o->saved.window_ms ? o->saved.window_ms : "?",
 		o->saved.pid_filter ? o->saved.pid_filter : "?");
@@ -258,7 +282,11 @@ int session_lock_take(struct session_lock *l, const char *who)
 		return -1;
 	if (flock(l->fd, LOCK_EX | LOCK_NB)) {
 		err = errno;
-		if (err == EWOULDBLOCK && owner_read(l->fd, &o))
+		if (err == EWOULDBLOCK && owner_read(l->fd, &o) &&
+		    !strcmp(o.command, "watch"))
+			err_msg("%s: a watch runs (pid %d, capturing into %s): one session at a time shares the module's settings\n",
+				who, o.pid, o.output);
+		else if (err == EWOULDBLOCK && o.pid > 0)
 			err_msg("%s: another session records (pid %d, writing %s): one session at a time shares the module's settings\n",
 				who, o.pid, o.output);
 		else
@@ -274,6 +302,7 @@ int session_lock_take(struct session_lock *l, const char *who)
 	else
 		module_config_free(&o.saved);
 	sweep_instances(who);
+	watch_state_sweep(who);
 	return 0;
 }
 
@@ -287,8 +316,8 @@ int session_lock_note(struct session_lock *l, const char *output,
 	char text[8192];
 	int n;
 
-	n = snprintf(text, sizeof(text), "pid %d\nwindow_ms %s\npid_filter %s\noutput %s\n",
-		     (int)getpid(), saved->window_ms ? saved->window_ms : "",
+	n = snprintf(text, sizeof(text), "pid %d\ncommand %s\nwindow_ms %s\npid_filter %s\noutput %s\n",
+		     (int)getpid(), command_name, saved->window_ms ? saved->window_ms : "",
 		     saved->pid_filter ? saved->pid_filter : "", output);
 	if (n >= (int)sizeof(text) || ftruncate(l->fd, 0) ||
 	    pwrite(l->fd, text, n, 0) != n) {
@@ -338,6 +367,7 @@ int session_sweep(const char *who)
 		module_config_free(&o.saved);
 	}
 	sweep_instances(who);
+	watch_state_sweep(who);
 	flock(fd, LOCK_UN);
 	close(fd);
 	return 0;

@@ -137,7 +137,7 @@ int write_value(const char *who, const char *path, const char *value)
  */
 char *read_text_file(const char *path, size_t max, int *err)
 {
-	size_t len = 0;
+	size_t len = 0, cap = max < 4096 ? max : 4096;
 	char *buf;
 	ssize_t n;
 	int fd;
@@ -147,9 +147,20 @@ char *read_text_file(const char *path, size_t max, int *err)
 		*err = errno;
 		return NULL;
 	}
-	buf = xzalloc(max + 1);
+	/*
+	 * Grown as the text comes, not @max at once: a megabyte for every
+	 * file of a snapshot is a fresh mapping each (teeprobe watch takes
+	 * one every few seconds)
+	 */
+	buf = xzalloc(cap + 1);
 	while (len < max) {
-		n = read(fd, buf + len, max - len);
+		if (len == cap) {
+			cap = cap * 2 < max ? cap * 2 : max;
+			buf = realloc(buf, cap + 1);
+			if (!buf)
+				fatal("out of memory\n");
+		}
+		n = read(fd, buf + len, cap - len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modstats.h"
+#include "table.h"
 #include "snapshot.h"
 #include "utils.h"
 
@@ -41,8 +41,6 @@ static const struct modstats_schema schemas[] = {
 	{ "tcp_hist", "port", TEXT("port", "phase"), true },
 };
 
-static const char *const phase_names[] = { TEEPROBE_TCP_PHASE_NAMES };
-
 /*
  * modstats_generation - the generation file, "load ID reset N" (ID hex
  * digits); false for any other text
@@ -70,7 +68,7 @@ int modstats_phase_of(const char *name)
 	int i;
 
 	for (i = 0; i < TEEPROBE_TCP_PHASES; i++)
-		if (!strcmp(phase_names[i], name))
+		if (!strcmp(teeprobe_tcp_phase_name(i), name))
 			return i;
 	return -1;
 }
@@ -78,7 +76,7 @@ int modstats_phase_of(const char *name)
 /* modstats_phase_name - the debugfs name of @phase */
 const char *modstats_phase_name(enum teeprobe_tcp_phase phase)
 {
-	return (unsigned int)phase < TEEPROBE_TCP_PHASES ? phase_names[phase] : "?";
+	return teeprobe_tcp_phase_name(phase);
 }
 
 /* schema_of - @file's schema, or NULL */
@@ -226,7 +224,7 @@ static int old_trailer(struct parse_state *ps, char **f, int n)
 /* is_phases_header - whether @f is tcp_phases' header */
 static bool is_phases_header(char **f, int n)
 {
-	char want[] = TEEPROBE_TCP_PHASES_HEADER, **w;
+	char want[] = TEEPROBE_COLS_STR(TEEPROBE_TCP_PHASES_COLS), **w;
 	bool same;
 	int nw, i;
 

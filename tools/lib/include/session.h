@@ -115,6 +115,12 @@ struct session {
 	unsigned long long teeprobe_events, other_events, missed_events;
 	unsigned long long markers;		/* snapshot lines and pieces */
 	unsigned long long first_ts, last_ts;	/* of teeprobe events */
+	/*
+	 * A capture of "teeprobe watch" (its start snapshot's "capture"
+	 * source): its ring holds events from before its start snapshot,
+	 * which are not the session's; how many were left out
+	 */
+	unsigned long long from_ns, before_start;
 };
 
 struct session *session_read(const char *input);

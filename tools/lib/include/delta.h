@@ -10,9 +10,9 @@
 
 #include <stdbool.h>
 
-#include "modstats.h"
+#include "table.h"
 #include "snapshot.h"
-#include "stats.h"
+#include "hist.h"
 
 /* one debugfs file of the start and end snapshots, parsed (modstats_of) */
 struct tables {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
+#include "delta.h"
 #include "utils.h"
 
 /*

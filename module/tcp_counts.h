@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tcp.h - the TCP handshake counters and phases teeprobe keeps per CPU and
- * per port, per session (since load or reset) and per time window; shared
- * by tcp.c and the trace events.
+ * tcp_counts.h - the TCP handshake counters and phases teeprobe keeps per
+ * CPU and per port, per session (since load or reset) and per time
+ * window; shared by the TCP part's files, the trace events and KUnit.
  */
-#ifndef TEEPROBE_TCP_H
-#define TEEPROBE_TCP_H
+#ifndef TEEPROBE_TCP_COUNTS_H
+#define TEEPROBE_TCP_COUNTS_H
 
 #include <linux/atomic.h>
 #include <linux/compiler.h>
@@ -16,11 +16,6 @@
 
 #include "abi.h"
 #include "hist.h"
-
-enum teeprobe_tcp_side {
-	TEEPROBE_TCP_SERVER,
-	TEEPROBE_TCP_CLIENT,
-};
 
 /* Counters and phase histograms of one port, all CPUs added */
 struct teeprobe_tcp_counts {
@@ -36,6 +31,18 @@ struct teeprobe_tcp_window_counts {
 	u64 count[TEEPROBE_TCP_COUNTERS];
 	struct teeprobe_hist phase[TEEPROBE_TCP_WINDOW_PHASES];
 };
+
+/*
+ * teeprobe_tcp_window_count - counter @i of a window as teeprobe_tcp_window
+ * shows it: its untracked counts the client's handshakes not timed too
+ */
+static inline u64 teeprobe_tcp_window_count(const struct teeprobe_tcp_window_counts *c,
+					    unsigned int i)
+{
+	if (i == TEEPROBE_TCP_UNTRACKED)
+		return c->count[i] + c->count[TEEPROBE_TCP_CONNECT_UNTRACKED];
+	return c->count[i];
+}
 
 /*
  * teeprobe_tcp_slot_of - the slot of @port among the @n slots of @ports:
@@ -109,4 +116,4 @@ static inline void teeprobe_tcp_store_sockaddrs(const struct teeprobe_tcp_addrs 
 	}
 }
 
-#endif /* TEEPROBE_TCP_H */
+#endif /* TEEPROBE_TCP_COUNTS_H */

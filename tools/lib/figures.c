@@ -8,11 +8,11 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "derive.h"
+#include "delta.h"
 #include "figures.h"
 #include "session.h"
 #include "snapshot.h"
-#include "stats.h"
+#include "hist.h"
 
 /* figures_netrx - NET_RX runs, their ksoftirqd share and inline delay */
 static void figures_netrx(const struct snapshot *a, const struct snapshot *b,

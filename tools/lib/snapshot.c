@@ -15,7 +15,7 @@
 
 #include <tracefs.h>
 
-#include "modstats.h"
+#include "table.h"
 #include "module.h"
 #include "snapshot.h"
 #include "utils.h"

@@ -15,11 +15,10 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-#include "derive.h"
+#include "delta.h"
 #include "module.h"
 #include "readguard.h"
 #include "session.h"
-#include "teeprobe.h"
 #include "utils.h"
 
 /*
@@ -280,6 +279,22 @@ static void on_netrx_window(struct reader *rd, struct tep_event *event,
 	nw->tee_sum_ns = fval(ef, NW_TEE_SUM, record);
 }
 
+/*
+ * capture_from_ns - where a capture's session starts: the "from_ns" line
+ * of its start snapshot's "capture" source, or 0 (not a capture). The
+ * capture's writer puts its markers in a buffer read before its ring's.
+ */
+static unsigned long long capture_from_ns(const struct snapshot *start)
+{
+	const char *text = snapshot_text(start, "capture"), *p;
+	unsigned long long v = 0;
+
+	p = text ? strstr(text, "from_ns ") : NULL;
+	if (p && (p == text || p[-1] == '\n') && sscanf(p + 8, "%llu", &v) != 1)
+		v = 0;
+	return v;
+}
+
 /* on_marker - a print event: maybe one line of a snapshot */
 static void on_marker(struct reader *rd, struct tep_event *event,
 		      struct tep_record *record)
@@ -302,6 +317,8 @@ static void on_marker(struct reader *rd, struct tep_event *event,
 		fatal("out of memory\n");
 	rd->s->markers += snapshot_read_marker(rd->s->snap, rd->s->pending, text);
 	free(text);
+	if (!rd->s->from_ns)
+		rd->s->from_ns = capture_from_ns(&rd->s->snap[0]);
 }
 
 typedef void (*event_handler)(struct reader *rd, struct tep_event *event,
@@ -392,9 +409,14 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *record,
 	const struct id_info *info;
 
 	(void)cpu;
+	info = id_lookup(s, tep, tep_data_type(tep, record));
+	if (info->teeprobe && record->ts < s->from_ns) {
+		/* a capture's ring before its start: losses there too */
+		s->before_start++;
+		return 0;
+	}
 	if (record->missed_events > 0)
 		s->missed_events += record->missed_events;
-	info = id_lookup(s, tep, tep_data_type(tep, record));
 	if (!info->teeprobe) {
 		if (info->handler)		/* a marker */
 			info->handler(rd, info->event, record);
