@@ -374,7 +374,7 @@ void capture(struct watch *w)
 	} else {
 		say(w, 4, "%s %s over %s in %d windows from %s: captured %s (%.1f s): verdict %s: %s\n",
 		    watch_measure_name(c->measure), v, t, c->run, at, path, held,
-		    verdict_key(a.v.cause), verdict_title(a.v.cause));
+		    verdict_key(a.v.cause), a.v.title);
 		snprintf(w->st.last_verdict, sizeof(w->st.last_verdict), "%s",
 			 verdict_key(a.v.cause));
 	}
