@@ -210,7 +210,9 @@ static void print_text(const struct analysis *a, const struct analyze_opts *o)
 		       l->name, num_str(l->best.r, 2), l->best.lag,
 		       num_str(l->rank, 2), l->best.n);
 	}
-	printf("\nVerdict: %s\n", v->title);
+	/* within 100 columns: a long title goes on under itself */
+	printf("\n");
+	print_para(9, "Verdict: %s", v->title);
 	if (v->cause != CAUSE_WEAK || e->handshakes >= o->v.min_handshakes)
 		print_para(2, "  %s: %s %s of %s (%.0f %%), next %s %s.", v->why,
 			   verdict_part_name(v->top), dur_str(v->part_ns[v->top], 0),

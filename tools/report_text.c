@@ -113,13 +113,12 @@ static void text_tee(const struct report *r)
 	size_t secure_len = 0;
 	int i;
 
-	printf("TEE ioctls by command (%s; percentiles from %s)\n"
+	printf("TEE ioctls by command (counts: %s; percentiles: %s)\n"
 	       "  %-14s %8s %9s %6s %11s %11s %11s %11s\n",
-	       r->tee_from_snapshots ? "counts from the module's counters" :
-				       "counts from the events",
+	       r->tee_from_snapshots ? "the module's counters" : "the events",
 	       r->tee_exact ? "every call's event" : r->tee_layout == HIST_LOGLIN ?
 	       "histograms, interpolated within 12.5 %" :
-	       "histograms, upper bounds (log2 buckets)",
+	       "log2 histograms' upper bounds",
 	       "cmd", "calls", "calls/s", "errors", "mean", "p50", "p99", "max");
 	for (i = 0; i < r->nr_tee_cmds; i++) {
 		const struct report_tee_cmd *c = &r->tee_cmds[i];

@@ -152,6 +152,10 @@ def parse(text):
         if l.startswith("Verdict: "):
             r["title"] = l[len("Verdict: "):]
             j = i + 1
+            # a long title goes on under itself (9 spaces, past "Verdict: ")
+            while j < len(lines) and lines[j].startswith(" " * 9) and lines[j][9] != " ":
+                r["title"] += " " + lines[j].strip()
+                j += 1
             block = []
             while j < len(lines) and lines[j].startswith("  "):
                 block.append(lines[j])

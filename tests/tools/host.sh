@@ -239,7 +239,7 @@ done
 check "compare --json's units match the text table's, row by row" /usr/bin/python3 -c '
 import json, re, sys
 d = json.load(open(sys.argv[2]))
-assert d["format"] == 2, d.get("format")
+assert d["format"] == 3, d.get("format")
 text = {}
 v = r"(-|[-+0-9.]+(?: [um]s)?)"
 for line in open(sys.argv[1]):

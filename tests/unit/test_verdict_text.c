@@ -249,7 +249,7 @@ int main(void)
 	} words[] = {
 		{ "tee-blocking-asleep", "mostly asleep", "mostly on a CPU",
 		  "\"mostly on a CPU\" for a set-up 97 % asleep" },
-		{ "tee-blocking-neither", "45 % of it asleep, 45 % on a CPU",
+		{ "tee-blocking-neither", "45 % of it asleep",
 		  "mostly asleep (45 % of it)", "\"mostly\" of 45 %" },
 		{ "tee-blocking-oncpu", "the secure world 40 %",
 		  "the secure world 41 %", "a why's split that is not the accept queue's" },
