@@ -43,8 +43,8 @@
 
 /* ---- parameters ------------------------------------------------------ */
 
-/* the tee preset's eight probes and up to ten of wait_symbols */
-#define TEEPROBE_MAX_PROBES		18
+/* the tzdriver preset's fifteen probes and up to ten of wait_symbols */
+#define TEEPROBE_MAX_PROBES		25
 #define TEEPROBE_MAX_WAIT_SYMBOLS	10
 #define TEEPROBE_MAX_MAXACTIVE	4096
 #define TEEPROBE_THREADS		256
@@ -174,6 +174,10 @@ module_param_cb(maxactive, &maxactive_ops, &maxactive, 0444);
 __MODULE_PARM_TYPE(maxactive, "uint");
 MODULE_PARM_DESC(maxactive, "calls each kretprobe can follow at once, 0 to 4096; 0 = max(256, 16 per CPU) (default 0)");
 
+static bool agents;
+module_param(agents, bool, 0444);
+MODULE_PARM_DESC(agents, "follow tzdriver's TZ_WAIT_EVENT ioctls too: teecd's agents wait in them for the secure world's requests, for ever (default no: they are no caller's blocking)");
+
 static int pid_param[TEEPROBE_MAX_PIDS];
 static unsigned int nr_pid_param;
 module_param_array_named(pid, pid_param, int, &nr_pid_param, 0444);
@@ -190,12 +194,30 @@ enum teeprobe_role {
 	 * current call as secure time
 	 */
 	TEEPROBE_ROLE_SECURE,
+	/*
+	 * a wait with no function of its own, before the preset's wait_end
+	 * step starts: from this function's entry to that step's entry
+	 * (tzdriver: tc_ns_send_cmd's session lock, before tc_client_call)
+	 */
+	TEEPROBE_ROLE_WAIT_BEFORE,
+	/*
+	 * a wait inlined into this function: the time the caller sleeps in
+	 * it, less the waits of the preset's own functions inside it
+	 * (tzdriver: proc_ta_pending, inlined into smp_smc_send_func)
+	 */
+	TEEPROBE_ROLE_WAIT_BLOCKED,
 };
 
 enum teeprobe_state {
 	TEEPROBE_WAITING,	/* symbol not found yet: tried again on module load */
 	TEEPROBE_ATTACHED,
 	TEEPROBE_FAILED,	/* found but cannot be probed */
+	/*
+	 * not in the version of the driver that is loaded: an optional
+	 * symbol its ioctl's module lacks, or one of a group whose earlier
+	 * member is attached
+	 */
+	TEEPROBE_ABSENT,
 };
 
 struct teeprobe_step_stats {
@@ -206,9 +228,13 @@ struct teeprobe_step_stats {
 
 struct teeprobe_probe {
 	char symbol[KSYM_NAME_LEN];
+	char resolved[KSYM_NAME_LEN];	/* with a compiler clone's suffix */
 	enum teeprobe_role role;
 	enum teeprobe_state state;
 	int error;
+	bool optional;		/* not in every version of the driver */
+	bool wait_end;		/* a step whose entry ends the WAIT_BEFORE wait */
+	unsigned int group;	/* 0, or alternatives: the first found is used */
 	struct kretprobe rp;
 	struct teeprobe_step_stats __percpu *stats;
 };
@@ -237,6 +263,9 @@ struct teeprobe_call {
 	u64 queue_wait_ns;
 	u64 secure_ns;		/* in the secure world (TEEPROBE_ROLE_SECURE) */
 	u64 secure_entries;
+	u64 wait_mark_ns;	/* a WAIT_BEFORE wait started then, or 0 */
+	u64 blocked_base_ns;	/* off.off_ns at a WAIT_BLOCKED entry */
+	u64 wait_base_ns;	/* queue_wait_ns then */
 	struct teeprobe_offcpu off;
 };
 
@@ -401,6 +430,9 @@ static struct teeprobe_call *call_start(u64 now)
 	call->queue_wait_ns = 0;
 	call->secure_ns = 0;
 	call->secure_entries = 0;
+	call->wait_mark_ns = 0;
+	call->blocked_base_ns = 0;
+	call->wait_base_ns = 0;
 	memset(&call->off, 0, sizeof(call->off));
 	b = call_bucket(current);
 	/* From an int3-based probe (NMI, see teeprobe_now_ns()) only a
@@ -572,11 +604,9 @@ static void thread_account(u64 duration, u64 offcpu, u64 queue_wait)
 
 /* ---- kretprobe handlers -------------------------------------------------- */
 
-/* probe_account - count one return of @ri's probe, which took @elapsed ns */
-static void probe_account(struct kretprobe_instance *ri, u64 elapsed)
+/* stats_account - count one hit of probe @p, of @elapsed ns, on this CPU */
+static void stats_account(struct teeprobe_probe *p, u64 elapsed)
 {
-	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri),
-						struct teeprobe_probe, rp);
 	struct teeprobe_step_stats *s = this_cpu_ptr(p->stats);
 
 	s->calls++;
@@ -584,7 +614,18 @@ static void probe_account(struct kretprobe_instance *ri, u64 elapsed)
 	if (elapsed > s->max_ns)
 		s->max_ns = elapsed;
 }
+NOKPROBE_SYMBOL(stats_account);
+
+/* probe_account - count one return of @ri's probe, which took @elapsed ns */
+static void probe_account(struct kretprobe_instance *ri, u64 elapsed)
+{
+	stats_account(container_of(teeprobe_kretprobe_of(ri),
+				   struct teeprobe_probe, rp), elapsed);
+}
 NOKPROBE_SYMBOL(probe_account);
+
+/* The preset's WAIT_BEFORE probe, whose wait the wait_end step ends */
+static struct teeprobe_probe *wait_before_probe;
 
 /* ioctl_entry - a thread enters the driver's ioctl */
 static int ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -595,9 +636,11 @@ static int ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!pid_allowed())
 		return 1;	/* not followed: no return handler */
+	inst->raw_cmd = (u32)regs_get_kernel_argument(regs, 1);
+	if (!agents && teeprobe_tee_decode(inst->raw_cmd) == TEEPROBE_TZ_WAIT_EVENT)
+		return 1;	/* an agent waiting for work, not a caller */
 	now = teeprobe_now_ns();
 	inst->start_ns = now;
-	inst->raw_cmd = (u32)regs_get_kernel_argument(regs, 1);
 	call = call_start(now);
 	inst->call = call ? call - call_pool + 1 : 0;
 	if (call) {
@@ -665,14 +708,49 @@ static int ioctl_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(ioctl_return);
 
-/* timed_entry - a wait or step function is entered */
+/*
+ * timed_entry - a wait or step function is entered. A WAIT_BEFORE
+ * function marks the start of its wait in the call, a WAIT_BLOCKED one
+ * what the call has slept and waited so far; a wait_end step charges the
+ * marked wait to the WAIT_BEFORE probe and to the call.
+ */
 static int timed_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct teeprobe_instance *inst = (struct teeprobe_instance *)ri->data;
+	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri),
+						struct teeprobe_probe, rp);
+	struct teeprobe_call *call;
+	unsigned long flags;
+	unsigned int b;
+	u64 waited = 0;
 
 	if (!pid_allowed())
 		return 1;
 	inst->start_ns = teeprobe_now_ns();
+	if ((p->role != TEEPROBE_ROLE_WAIT_BEFORE &&
+	     p->role != TEEPROBE_ROLE_WAIT_BLOCKED && !p->wait_end) ||
+	    !atomic_read(&calls_in_flight))
+		return 0;
+	b = call_bucket(current);
+	/* (an int3-based probe runs as an NMI: only a trylock there) */
+	if (!in_nmi())
+		raw_spin_lock_irqsave(&call_hash[b].lock, flags);
+	else if (!raw_spin_trylock_irqsave(&call_hash[b].lock, flags))
+		return 0;
+	call = call_find_locked(b, current);
+	if (call && p->role == TEEPROBE_ROLE_WAIT_BEFORE) {
+		call->wait_mark_ns = inst->start_ns ?: 1;
+	} else if (call && p->role == TEEPROBE_ROLE_WAIT_BLOCKED) {
+		call->blocked_base_ns = call->off.off_ns;
+		call->wait_base_ns = call->queue_wait_ns;
+	} else if (call && call->wait_mark_ns) {
+		waited = teeprobe_ns_delta(call->wait_mark_ns, inst->start_ns);
+		call->wait_mark_ns = 0;
+		call->queue_wait_ns += waited;
+	}
+	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
+	if (call && p->wait_end && wait_before_probe)
+		stats_account(wait_before_probe, waited);
 	return 0;
 }
 NOKPROBE_SYMBOL(timed_entry);
@@ -687,11 +765,15 @@ static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct teeprobe_probe *p = container_of(teeprobe_kretprobe_of(ri),
 						struct teeprobe_probe, rp);
 	u64 elapsed = teeprobe_ns_delta(inst->start_ns, teeprobe_now_ns());
+	u64 blocked = 0, nested = 0;
 	struct teeprobe_call *call;
 	unsigned long flags;
 	unsigned int b;
 
-	probe_account(ri, elapsed);
+	/* a WAIT_BEFORE wait is counted where it ends (timed_entry) */
+	if (p->role != TEEPROBE_ROLE_WAIT_BEFORE &&
+	    p->role != TEEPROBE_ROLE_WAIT_BLOCKED)
+		probe_account(ri, elapsed);
 	if (p->role == TEEPROBE_ROLE_STEP || !atomic_read(&calls_in_flight))
 		return 0;
 	b = call_bucket(current);
@@ -699,11 +781,21 @@ static int timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	call = call_find_locked(b, current);
 	if (call && p->role == TEEPROBE_ROLE_WAIT) {
 		call->queue_wait_ns += elapsed;
+	} else if (call && p->role == TEEPROBE_ROLE_WAIT_BEFORE) {
+		call->wait_mark_ns = 0;	/* its wait_end step never came */
+	} else if (call && p->role == TEEPROBE_ROLE_WAIT_BLOCKED) {
+		/* asleep in here, less the waits counted inside */
+		blocked = call->off.off_ns - call->blocked_base_ns;
+		nested = call->queue_wait_ns - call->wait_base_ns;
+		blocked = blocked > nested ? blocked - nested : 0;
+		call->queue_wait_ns += blocked;
 	} else if (call) {
 		call->secure_ns += elapsed;
 		call->secure_entries++;
 	}
 	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
+	if (call && p->role == TEEPROBE_ROLE_WAIT_BLOCKED)
+		stats_account(p, blocked);
 	return 0;
 }
 NOKPROBE_SYMBOL(timed_return);
@@ -734,10 +826,31 @@ static int add_probe(const char *symbol, enum teeprobe_role role)
 		return -EINVAL;
 	}
 	p = &probes[nr_probes++];
+	memset(p, 0, sizeof(*p));
 	strscpy(p->symbol, symbol, sizeof(p->symbol));
 	p->role = role;
 	p->state = TEEPROBE_WAITING;
 	return 0;
+}
+
+/*
+ * add_probe_opt - add_probe() of a symbol only some versions of the driver
+ * have (@optional), or one of alternatives @group (the first found is
+ * used), or a step that ends the WAIT_BEFORE wait (@wait_end)
+ */
+static int add_probe_opt(const char *symbol, enum teeprobe_role role,
+			 bool optional, unsigned int group, bool wait_end)
+{
+	int ret = add_probe(symbol, role);
+
+	if (!ret) {
+		probes[nr_probes - 1].optional = optional;
+		probes[nr_probes - 1].group = group;
+		probes[nr_probes - 1].wait_end = wait_end;
+		if (role == TEEPROBE_ROLE_WAIT_BEFORE)
+			wait_before_probe = &probes[nr_probes - 1];
+	}
+	return ret;
 }
 
 /* add_probe_list - one probe per comma-separated symbol of @list */
@@ -771,6 +884,38 @@ static unsigned int effective_maxactive(void)
 	       max_t(unsigned int, 256, 16 * num_possible_cpus());
 }
 
+/*
+ * The suffixes GCC gives the clones of a static function it specialises
+ * (tzdriver's smp_smc_send is smp_smc_send.constprop.0 in v1.0.0 and
+ * smp_smc_send.constprop.0.isra.0 in the newest tree): tried in turn when
+ * the plain name is not in kallsyms, bounded, as kallsyms cannot be walked
+ * from a module.
+ */
+static const char * const clone_suffixes[] = {
+	"", ".constprop.0", ".isra.0", ".part.0", ".constprop.0.isra.0",
+	".isra.0.constprop.0", ".part.0.constprop.0", ".constprop.1",
+};
+
+/* register_resolved - register @p under its name or a clone's */
+static int register_resolved(struct teeprobe_probe *p)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(clone_suffixes) && ret == -ENOENT; i++) {
+		if (snprintf(p->resolved, sizeof(p->resolved), "%s%s", p->symbol,
+			     clone_suffixes[i]) >= sizeof(p->resolved))
+			break;
+		p->rp.kp.symbol_name = p->resolved;
+		p->rp.kp.addr = NULL;
+		p->rp.kp.flags = 0;
+		ret = register_kretprobe(&p->rp);
+	}
+	if (ret)
+		strscpy(p->resolved, p->symbol, sizeof(p->resolved));
+	return ret;
+}
+
 /* attach_one - register @p's kretprobe; ENOENT leaves it waiting */
 static void attach_one(struct teeprobe_probe *p)
 {
@@ -787,11 +932,11 @@ static void attach_one(struct teeprobe_probe *p)
 		p->rp.entry_handler = timed_entry;
 		p->rp.handler = timed_return;
 	}
-	ret = register_kretprobe(&p->rp);
+	ret = register_resolved(p);
 	if (!ret) {
 		p->state = TEEPROBE_ATTACHED;
 		p->error = 0;
-		pr_info("probing %s\n", p->symbol);
+		pr_info("probing %s\n", p->resolved);
 		return;
 	}
 	if (ret == -ENOENT) {
@@ -810,14 +955,53 @@ static void attach_one(struct teeprobe_probe *p)
 	}
 }
 
-/* attach_all - try every probe that is not attached (probes_lock held) */
+/* group_has_attached - is another probe of @p's group attached? */
+static bool group_has_attached(const struct teeprobe_probe *p)
+{
+	const struct teeprobe_probe *q;
+
+	for (q = probes; q < probes + nr_probes; q++)
+		if (q != p && q->group && q->group == p->group &&
+		    q->state == TEEPROBE_ATTACHED)
+			return true;
+	return false;
+}
+
+/*
+ * attach_all - try every probe that is not attached (probes_lock held).
+ * One of a group whose earlier member is attached, and an optional one
+ * the driver's module (the first ioctl probe's) lacks, are absent: this
+ * version of the driver has no such function.
+ */
 static void attach_all(void)
 {
+	struct teeprobe_probe *p;
+	bool driver = nr_probes && probes[0].role == TEEPROBE_ROLE_IOCTL &&
+		      probes[0].state != TEEPROBE_WAITING &&
+		      probes[0].state != TEEPROBE_ABSENT;
 	unsigned int i;
 
+	if (!driver && nr_probes && probes[0].state == TEEPROBE_WAITING) {
+		attach_one(&probes[0]);
+		driver = probes[0].state == TEEPROBE_ATTACHED;
+	}
+	for (i = 0; i < nr_probes; i++) {
+		p = &probes[i];
+		if (p->state == TEEPROBE_ATTACHED)
+			continue;
+		if (p->group && group_has_attached(p)) {
+			p->state = TEEPROBE_ABSENT;
+			continue;
+		}
+		attach_one(p);
+		if (p->state == TEEPROBE_WAITING && p->optional && driver)
+			p->state = TEEPROBE_ABSENT;
+	}
+	/* a group's member not found where a later one was */
 	for (i = 0; i < nr_probes; i++)
-		if (probes[i].state != TEEPROBE_ATTACHED)
-			attach_one(&probes[i]);
+		if (probes[i].group && probes[i].state == TEEPROBE_WAITING &&
+		    group_has_attached(&probes[i]))
+			probes[i].state = TEEPROBE_ABSENT;
 }
 
 /* detach_one - unregister @p; calls in flight finish unaccounted */
@@ -839,6 +1023,8 @@ static int teeprobe_module_notify(struct notifier_block *nb, unsigned long actio
 	if (action == MODULE_STATE_LIVE) {
 		attach_all();
 	} else if (action == MODULE_STATE_GOING) {
+		bool driver_gone = false;
+
 		for (i = 0; i < nr_probes; i++) {
 			struct teeprobe_probe *p = &probes[i];
 
@@ -846,10 +1032,15 @@ static int teeprobe_module_notify(struct notifier_block *nb, unsigned long actio
 			    within_module((unsigned long)p->rp.kp.addr, mod)) {
 				detach_one(p, TEEPROBE_WAITING);
 				p->error = -ENOENT;
+				driver_gone |= i == 0;
 				pr_info("%s went away with module %s: waiting for it again\n",
-					p->symbol, mod->name);
+					p->resolved, mod->name);
 			}
 		}
+		/* what was absent from that version may be in the next */
+		for (i = 0; driver_gone && i < nr_probes; i++)
+			if (probes[i].state == TEEPROBE_ABSENT)
+				probes[i].state = TEEPROBE_WAITING;
 	}
 	mutex_unlock(&probes_lock);
 	return NOTIFY_DONE;
@@ -863,7 +1054,8 @@ static struct notifier_block teeprobe_module_nb = {
 
 static const char * const role_names[] = {
 	[TEEPROBE_ROLE_IOCTL] = "ioctl", [TEEPROBE_ROLE_WAIT] = "wait", [TEEPROBE_ROLE_STEP] = "step",
-	[TEEPROBE_ROLE_SECURE] = "secure",
+	[TEEPROBE_ROLE_SECURE] = "secure", [TEEPROBE_ROLE_WAIT_BEFORE] = "wait-before",
+	[TEEPROBE_ROLE_WAIT_BLOCKED] = "wait-blocked",
 };
 
 /* tee_show_probes - one line per probe: its state and counters */
@@ -888,8 +1080,10 @@ static void tee_show_probes(struct seq_file *m)
 			sum.max_ns = max(sum.max_ns, s->max_ns);
 		}
 		state = p->state == TEEPROBE_ATTACHED ? "attached" :
-			p->state == TEEPROBE_WAITING ? "not-found" : "failed";
-		seq_printf(m, "%s %s %s %d %d %llu %llu %llu\n", p->symbol,
+			p->state == TEEPROBE_WAITING ? "not-found" :
+			p->state == TEEPROBE_ABSENT ? "absent" : "failed";
+		seq_printf(m, "%s %s %s %d %d %llu %llu %llu\n",
+			   p->state == TEEPROBE_ATTACHED ? p->resolved : p->symbol,
 			   role_names[p->role], state, p->error,
 			   p->state == TEEPROBE_ATTACHED ?
 			   p->rp.nmissed + (int)p->rp.kp.nmissed : 0,
@@ -1079,6 +1273,7 @@ static int describe_probes(void)
 	int ret = 0;
 
 	nr_probes = 0;
+	wait_before_probe = NULL;
 	if (!strcmp(preset, "tee")) {
 		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tee_ioctl", TEEPROBE_ROLE_IOCTL) ?:
 		      add_probe("optee_cq_wait_for_completion", TEEPROBE_ROLE_WAIT) ?:
@@ -1089,10 +1284,30 @@ static int describe_probes(void)
 		      add_probe("optee_smccc_smc", TEEPROBE_ROLE_SECURE) ?:
 		      add_probe("optee_smccc_hvc", TEEPROBE_ROLE_SECURE);
 	} else if (!strcmp(preset, "tzdriver")) {
+		/*
+		 * iTrustee's tzdriver, from its code (v1.0.0 and the newest
+		 * tree; Documentation/tee-probes.rst): both device nodes, the
+		 * SMC (smc_req, or v1.0.0's smp_smc_send around its inline
+		 * one), the waits (the session lock before tc_client_call,
+		 * a full command queue, the TA not done, the teecd agent) and
+		 * the per-call mailbox set-up and copies
+		 */
 		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tc_client_ioctl",
 				TEEPROBE_ROLE_IOCTL) ?:
-		      add_probe("tc_client_call", TEEPROBE_ROLE_WAIT) ?:
-		      add_probe("tc_ns_smc", TEEPROBE_ROLE_STEP);
+		      add_probe_opt("tc_private_ioctl", TEEPROBE_ROLE_IOCTL, true, 0, false) ?:
+		      add_probe_opt("smc_req", TEEPROBE_ROLE_SECURE, false, 1, false) ?:
+		      add_probe_opt("smp_smc_send", TEEPROBE_ROLE_SECURE, false, 1, false) ?:
+		      add_probe_opt("tc_ns_send_cmd", TEEPROBE_ROLE_WAIT_BEFORE, false, 0, false) ?:
+		      add_probe_opt("tc_client_call", TEEPROBE_ROLE_STEP, false, 0, true) ?:
+		      add_probe_opt("occupy_free_smc_in_entry", TEEPROBE_ROLE_WAIT, true, 0, false) ?:
+		      add_probe("smp_smc_send_func", TEEPROBE_ROLE_WAIT_BLOCKED) ?:
+		      add_probe("agent_process_work", TEEPROBE_ROLE_WAIT) ?:
+		      add_probe("mailbox_alloc", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("mailbox_copy_alloc", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("mailbox_free", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("read_from_client", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("write_to_client", TEEPROBE_ROLE_STEP) ?:
+		      add_probe_opt("fill_shared_mem_info", TEEPROBE_ROLE_STEP, true, 0, false);
 	} else {
 		if (!*ioctl_symbol) {
 			pr_err("preset=custom needs ioctl_symbol=\n");
