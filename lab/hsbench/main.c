@@ -13,7 +13,7 @@ void hs_usage(FILE *f)
 {
 	fprintf(f,
 "usage:\n"
-"  hsbench server [--listen ADDR:PORT] [--workers W] [--mode soft|hard-temp|hard-reg]\n"
+"  hsbench server [--listen ADDR:PORT] [--workers W] [--mode soft|hard-temp|hard-reg|hard-alloc|hard-shared]\n"
 "                 [--crypto-calls K] [--payload BYTES] [--duration SEC] [--connections N]\n"
 "                 [--tee-dev /dev/teeN] [--json] [--ready-file PATH] [--stall-us US]\n"
 "                 [--accept-log PATH]\n"
@@ -32,6 +32,9 @@ void hs_usage(FILE *f)
 "             close the shm fd (the libteec temporary memref pattern)\n"
 "  hard-reg   in the teesim TA; each worker registers its buffer once, then\n"
 "             a call is one TEE_IOC_INVOKE\n"
+"  hard-alloc  (libteec builds) TEEC_AllocateSharedMemory memory, partial memrefs\n"
+"  hard-shared (iTrustee's libteec) allocated with TEEC_MEM_SHARED_INOUT: the\n"
+"             driver pins the pages at each call instead of copying\n"
 "The TEE device is the first /dev/teeN reporting teesim's impl_id, unless\n"
 "--tee-dev names it. The server stops after N completed handshakes, SEC\n"
 "seconds, or SIGINT/SIGTERM (whichever comes first), then prints its counters.\n"
