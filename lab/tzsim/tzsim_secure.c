@@ -198,8 +198,8 @@ static void wake_caller(pid_t ca)
 		word = (u32 *)(notify_page + i * NOTIFY_ENTRY_SIZE);
 		if (READ_ONCE(*word) & NOTIFY_FILLED)
 			continue;
-		/* the context (8 bytes in), then the word that says filled */
-		word[2] = (u32)ca;
+		word[2] = (u32)ca;	/* the context, 8 bytes in */
+		/* before the word that says filled: the driver reads that first */
 		smp_wmb();
 		WRITE_ONCE(*word, NOTIFY_WAKEUP | NOTIFY_FILLED);
 		put = true;

@@ -10,9 +10,9 @@
 #define TZSIM_V1_H
 #ifndef __ASSEMBLY__
 asm(".macro smc imm\n"
-    "	stp	x29, x30, [sp, #-16]!\n"
-    "	bl	tzsim_smc_insn\n"
-    "	ldp	x29, x30, [sp], #16\n"
-    ".endm\n");
+	"	stp	x29, x30, [sp, #-16]!\n"
+	"	bl	tzsim_smc_insn\n"
+	"	ldp	x29, x30, [sp], #16\n"
+	".endm\n");
 #endif
 #endif /* TZSIM_V1_H */
