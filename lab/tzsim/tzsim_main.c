@@ -26,6 +26,8 @@
  * Counters: /sys/kernel/debug/tzsim/stats ("name value"), zeroed by
  * writing to /sys/kernel/debug/tzsim/reset.
  */
+/* (a header force-included before this one may have set it) */
+#undef pr_fmt
 #define pr_fmt(fmt) "tzsim: " fmt
 
 #include <linux/debugfs.h>

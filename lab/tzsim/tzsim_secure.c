@@ -21,6 +21,8 @@
  * when a thread is handed to it. The held SET_SERVE_CMD of the driver's
  * smc_svc_thread is completed only when the driver goes (tzsim_main.c).
  */
+/* (a header force-included before this one may have set it) */
+#undef pr_fmt
 #define pr_fmt(fmt) "tzsim: " fmt
 
 #include <linux/bitops.h>
@@ -35,6 +37,9 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <crypto/skcipher.h>
 #include <asm/barrier.h>
 #include <asm/io.h>
 
@@ -57,6 +62,23 @@
 /* The version answer at &queue->in[0] (newest: struct os_version) */
 #define TZSIM_VER_MAGIC		0x5A5A5A5A
 #define TZSIM_VER_MAJOR		7
+
+/*
+ * v1.0.0 (CONFIG_AUTH_ENHANCE): the config SMC's answer is a session root
+ * key (struct session_crypto_info, from byte 4) and then, at byte 100, the
+ * compat words (magic, major 0, minor 1). Each session's secure parameters
+ * (GET_SESSION_SECURE_PARAMS) come back encrypted with that key in AES-256
+ * CBC, the IV after the ciphertext; an open session's token (token 32
+ * bytes, a timestamp, kernel_api, the sync byte) is the secure side's.
+ */
+#define V1_ROOT_KEY_LEN		100
+#define V1_COMPAT_MAJOR		0
+#define V1_COMPAT_MINOR		1
+#define V1_MAGIC		"Trusted-magic"
+#define V1_TOKEN_LEN		42
+#define V1_TOKEN_TIMESTAMP	32
+#define V1_TOKEN_SYNC		41
+#define V1_IS_SYNCED		0xaa
 
 /*
  * The notify page (tz_spi_notify.c: struct notify_data_entry, 56 bytes;
@@ -110,6 +132,10 @@ static bool stopping;			/* the driver is going away */
 static struct workqueue_struct *done_wq;
 static struct irq_work notify_work;
 static int notify_irq;
+#ifdef TZSIM_V1
+static struct session_crypto_info root_key;
+static struct crypto_sync_skcipher *cbc_aes;
+#endif
 
 /* now_ns - the monotonic clock */
 static u64 now_ns(void)
@@ -322,6 +348,59 @@ static enum hrtimer_restart ta_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+#ifdef TZSIM_V1
+/*
+ * v1_secure_params - a session's secure parameters, encrypted with the root
+ * key: scrambling words (the operation's, which v1.0.0 XORs into every TA
+ * command's operation address, is 0, so the address reads as it is) and a
+ * session key of its own
+ */
+static u32 v1_secure_params(const struct tc_ns_smc_cmd *cmd)
+{
+	size_t plain = ALIGN(sizeof(struct session_secure_params), 16);
+	u8 *buf = phys_ptr(cmd->params_phys, cmd->params_h_phys);
+	struct session_secure_params *p;
+	struct scatterlist sg;
+	u8 iv[IV_BYTESIZE];
+	int ret;
+
+	SYNC_SKCIPHER_REQUEST_ON_STACK(req, cbc_aes);
+	if (!buf || !cbc_aes)
+		return TEEC_ERROR_BAD_PARAMETERS;
+	p = (struct session_secure_params *)buf;
+	memset(buf, 0, plain);
+	strscpy((char *)p->head.magic, V1_MAGIC, sizeof(p->head.magic));
+	p->head.payload_len = sizeof(p->payload);
+	get_random_bytes(&p->payload.tee2ree.scrambling[0], sizeof(u32));
+	p->payload.tee2ree.scrambling[1] = 0;
+	get_random_bytes(&p->payload.tee2ree.scrambling[2], sizeof(u32));
+	get_random_bytes(&p->payload.tee2ree.crypto_info,
+			 sizeof(p->payload.tee2ree.crypto_info));
+	/* CMS padding to the block */
+	memset(buf + sizeof(*p), plain - sizeof(*p), plain - sizeof(*p));
+	get_random_bytes(iv, sizeof(iv));
+	memcpy(buf + plain, iv, sizeof(iv));	/* the IV after the text */
+	sg_init_one(&sg, buf, plain);
+	skcipher_request_set_sync_tfm(req, cbc_aes);
+	skcipher_request_set_callback(req, 0, NULL, NULL);
+	skcipher_request_set_crypt(req, &sg, &sg, plain, iv);
+	ret = crypto_skcipher_encrypt(req);
+	skcipher_request_zero(req);
+	return ret ? TEEC_ERROR_GENERIC : TEEC_SUCCESS;
+}
+
+/* v1_give_token - an open session's token: the driver keeps it from now */
+static void v1_give_token(const struct tc_ns_smc_cmd *cmd)
+{
+	u8 *token = phys_ptr(cmd->token_phys, cmd->token_h_phys);
+
+	if (!token)
+		return;
+	get_random_bytes(token, V1_TOKEN_TIMESTAMP + 8);
+	token[V1_TOKEN_SYNC] = V1_IS_SYNCED;
+}
+#endif
+
 /* global_cmd - answer one of the driver's own commands in slot @idx */
 static void global_cmd(unsigned int idx, struct tc_ns_smc_cmd *cmd)
 {
@@ -341,8 +420,10 @@ static void global_cmd(unsigned int idx, struct tc_ns_smc_cmd *cmd)
 		break;
 	case GLOBAL_CMD_ID_REGISTER_MAILBOX:
 		/* params[1].value.a: bytes of pool descriptors in, pools out */
+#ifdef MAILBOX_POOL_COUNT
 		if (op)
 			op->params[1].value.a = MAILBOX_POOL_COUNT;
+#endif
 		break;
 	case GLOBAL_CMD_ID_REGISTER_NOTIFY_MEMORY:
 		if (op)
@@ -362,7 +443,16 @@ static void global_cmd(unsigned int idx, struct tc_ns_smc_cmd *cmd)
 		ret = tzsim_session_open(cmd->uuid, &session);
 		if (ret == TEEC_SUCCESS)
 			cmd->context_id = session;
+#ifdef TZSIM_V1
+		if (ret == TEEC_SUCCESS)
+			v1_give_token(cmd);
+#endif
 		break;
+#ifdef TZSIM_V1
+	case GLOBAL_CMD_ID_GET_SESSION_SECURE_PARAMS:
+		ret = v1_secure_params(cmd);
+		break;
+#endif
 	case GLOBAL_CMD_ID_CLOSE_SESSION:
 		atomic64_inc(&tzsim_stats.close_session);
 		tzsim_session_close(cmd->context_id);
@@ -569,11 +659,23 @@ static void config(struct tzsim_regs *r, unsigned int g)
 	INIT_LIST_HEAD(&cpu_running);
 	threads_busy = 0;
 	tzsim_sessions_reset();
-	/* struct os_version: magic, major, minor, reserved, features */
 	ver = (u32 *)&queue->in[0];
+#ifdef TZSIM_V1
+	/* the session root key, then the compat words after 100 bytes */
+	get_random_bytes(&root_key, sizeof(root_key));
+	memcpy(ver + 1, &root_key, sizeof(root_key));
+	if (cbc_aes)
+		crypto_sync_skcipher_setkey(cbc_aes, root_key.key, sizeof(root_key.key));
+	ver = (u32 *)((u8 *)&queue->in[0] + V1_ROOT_KEY_LEN);
+	ver[1] = V1_COMPAT_MAJOR;
+	ver[2] = V1_COMPAT_MINOR;
+#else
+	/* struct os_version: magic, major, minor, reserved, features */
 	ver[1] = TZSIM_VER_MAJOR;
 	ver[2] = 0;
 	ver[11] = 0;	/* not a confidential-computing OS */
+#endif
+	/* the answer before the magic that says it is there */
 	smp_wmb();
 	WRITE_ONCE(ver[0], TZSIM_VER_MAGIC);
 	pr_info("tzdriver's command queue at %pa, %u slots\n", &pa, TZSIM_SLOTS);
@@ -712,6 +814,14 @@ int tzsim_secure_init(void)
 		return -ENOMEM;
 	}
 	init_irq_work(&notify_work, notify_irq_fn);
+#ifdef TZSIM_V1
+	/* the guest loads cbc and aes first (tests/vm/guest-run) */
+	cbc_aes = crypto_alloc_sync_skcipher("cbc(aes)", 0, 0);
+	if (IS_ERR(cbc_aes)) {
+		pr_err("no cbc(aes) for v1.0.0's session parameters: %ld\n", PTR_ERR(cbc_aes));
+		cbc_aes = NULL;
+	}
+#endif
 	return 0;
 }
 
@@ -724,5 +834,9 @@ void tzsim_secure_exit(void)
 		hrtimer_cancel(&slots[i].timer);
 	destroy_workqueue(done_wq);
 	irq_work_sync(&notify_work);
+#ifdef TZSIM_V1
+	if (cbc_aes)
+		crypto_free_sync_skcipher(cbc_aes);
+#endif
 	vfree(slots);
 }

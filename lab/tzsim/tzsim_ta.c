@@ -9,6 +9,8 @@
  * pinned; values come in the operation itself. Sessions are counted as an
  * OP-TEE TA instance counts its own (one instance per session).
  */
+/* (a header force-included before this one may have set it) */
+#undef pr_fmt
 #define pr_fmt(fmt) "tzsim: " fmt
 
 #include <linux/highmem.h>
@@ -26,6 +28,13 @@
 #include "teek_client_constants.h"
 #include "teek_ns_client.h"
 #include "tc_ns_client.h"
+
+/*
+ * TEEC_MEMREF_SHARED_INOUT and TEEC_MEMREF_REGISTER_INOUT, the newest
+ * tree's (v1.0.0 has neither)
+ */
+#define TZSIM_MEMREF_SHARED_INOUT	0x0a
+#define TZSIM_MEMREF_REGISTER_INOUT	0x0b
 
 /* A page list as transfer_shared_mem() leaves it (core/shared_mem.h) */
 struct tzsim_pagelist {
@@ -47,7 +56,20 @@ static struct tzsim_session sessions[TZSIM_MAX_SESSIONS];
 static u8 *bounces;
 static unsigned long bounce_used[BITS_TO_LONGS(TZSIM_MAX_THREADS)];
 static DEFINE_SPINLOCK(sessions_lock);
-static const u8 lab_ta_uuid[16] = TEESIM_TA_UUID;
+/*
+ * The lab TA's UUID as iTrustee's libteec passes it: its TEEC_UUID as it
+ * lies in memory (time_low, time_mid and time_hi_and_version in the CPU's
+ * byte order), not the RFC 4122 octets of teesim_abi.h
+ */
+static const struct {
+	__le32 time_low;
+	__le16 time_mid;
+	__le16 time_hi;
+	u8 clock_seq_node[8];
+} __packed lab_ta_uuid = {
+	cpu_to_le32(0x5eec0000), cpu_to_le16(0x7ee5), cpu_to_le16(0x4d00),
+	{ 0x80, 0x00, 0x73, 0x69, 0x6d, 0x74, 0x65, 0x65 }
+};
 
 /* struct memref - where a memref parameter's bytes are */
 struct memref {
@@ -79,8 +101,8 @@ static int get_memref(struct tc_ns_operation *op, unsigned int i, bool out,
 		m->size_out = &op->params[i].memref.size;
 		atomic64_inc(&tzsim_stats.memref_temp);
 		return 0;
-	case TEEC_MEMREF_SHARED_INOUT:
-	case TEEC_MEMREF_REGISTER_INOUT:
+	case TZSIM_MEMREF_SHARED_INOUT:
+	case TZSIM_MEMREF_REGISTER_INOUT:
 		m->pages = phys_to_virt(pa);
 		if (m->pages->page_size != PAGE_SIZE ||
 		    m->pages->offset >= PAGE_SIZE ||
@@ -261,7 +283,7 @@ u32 tzsim_session_open(const u8 *uuid, u32 *id)
 	unsigned long flags;
 	unsigned int i;
 
-	if (memcmp(uuid, lab_ta_uuid, sizeof(lab_ta_uuid)))
+	if (memcmp(uuid, &lab_ta_uuid, sizeof(lab_ta_uuid)))
 		return TEEC_ERROR_ITEM_NOT_FOUND;
 	spin_lock_irqsave(&sessions_lock, flags);
 	for (i = 0; i < TZSIM_MAX_SESSIONS; i++) {
