@@ -104,6 +104,7 @@ int tee_sm3(void *ctx, const uint8_t *buf, size_t len,
 	if (teec_check_buffer(tc, buf, len))
 		return -1;
 	memset(&op, 0, sizeof(op));
+	op.started = 1;	/* iTrustee's libteec refuses 0: no cancellation */
 	if (tc->pattern == TEE_SHM_TEMPORARY) {
 		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT,
 						 TEEC_MEMREF_TEMP_OUTPUT,
@@ -152,6 +153,7 @@ int tee_sm4(void *ctx, const uint8_t key[LAB_SM4_KEY_SIZE],
 	if (teec_check_buffer(tc, buf, len))
 		return -1;
 	memset(&op, 0, sizeof(op));
+	op.started = 1;	/* iTrustee's libteec refuses 0: no cancellation */
 	if (tc->pattern == TEE_SHM_TEMPORARY) {
 		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INOUT,
 						 TEEC_VALUE_INPUT,
@@ -187,6 +189,7 @@ int tee_ta_stats(struct tee_client *tc)
 	TEEC_Operation op;
 
 	memset(&op, 0, sizeof(op));
+	op.started = 1;	/* iTrustee's libteec refuses 0: no cancellation */
 	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_VALUE_OUTPUT,
 					 TEEC_NONE, TEEC_NONE);
 	if (teec_invoke(tc, TEESIM_CMD_STATS, &op, "STATS"))

@@ -96,6 +96,7 @@ static void read_stats(TEEC_Session *s)
 	uint32_t origin;
 
 	memset(&op, 0, sizeof(op));
+	op.started = 1;	/* iTrustee's libteec refuses 0 (no cancellation) */
 	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_VALUE_OUTPUT,
 					 TEEC_NONE, TEEC_NONE);
 	atomic_fetch_add(&n_invoke, 1);
@@ -149,6 +150,7 @@ static void invoke_one(TEEC_Session *s, TEEC_SharedMemory *shm, uint8_t *buf,
 	TEEC_Result r;
 
 	memset(&op, 0, sizeof(op));
+	op.started = 1;
 	memcpy(buf, data, cfg.size);
 	if (!cfg.sm4) {
 		op.paramTypes = TEEC_PARAM_TYPES(memref_type(1), memref_type(2),
