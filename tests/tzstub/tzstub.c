@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tzstub.c - a stand-in for iTrustee's tzdriver, for tests only.
+ * tzstub.c - a stand-in with iTrustee tzdriver's names, for tests only.
  *
- * iTrustee cannot run here, but teeprobe's tzdriver preset must resolve and
- * measure against a module with tzdriver's symbols: /dev/tc_ns_client with
- * tc_client_ioctl(), whose commands (magic 't') go through tc_client_call()
- * and tc_ns_smc() as tzdriver's send path does. The "secure world" is a
- * short sleep. The module counts the commands it served, as the truth the
+ * The tzdriver preset is tested on the real driver (tests/integration/
+ * t36-itrustee.sh, arm64 guests over tzsim); what this stand-in still does
+ * is run teeprobe's handlers from int3 traps on x86 (below) under the lab
+ * kernel's lockdep: /dev/tc_ns_client with tc_client_ioctl(), whose
+ * commands (magic 't') go through tc_client_call() and tc_ns_smc(). The
+ * "secure world" is a short sleep. The module counts the commands it served, as the truth the
  * test compares teeprobe's counts with (read-only parameters).
  *
  * tc_client_ioctl() and tc_ns_smc() are notrace: on x86 the kprobes on them
