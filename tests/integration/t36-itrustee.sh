@@ -25,6 +25,7 @@ tzver=$(cat "$tzmods/tzdriver-version")
 TZCLIENT=$top/lab/tzclient/tzclient
 TZSIM=/sys/module/tzsim/parameters
 ref=$TRACEFS/instances/tp_tz
+export ref
 # calls per thread, the scenarios' sizes (make stress: TP_TZ_SCALE=4)
 scale=${TP_TZ_SCALE:-1}
 
