@@ -493,12 +493,15 @@ static inline const char *teeprobe_key_name(unsigned int key)
 /*
  * X(ID, name): the state of a probe (tee_probes, tcp_probes): attached;
  * not found (not in the kernel or a loaded module: a TEE probe attaches
- * when a module that has it loads); failed (found, and refused)
+ * when a module that has it loads); failed (found, and refused); absent
+ * (not in the version of the driver that is loaded: a function only some
+ * versions have, or one of alternatives whose other is attached)
  */
 #define TEEPROBE_PROBE_STATES(X)\
 X(ATTACHED, "attached")\
 X(NOT_FOUND, "not-found")\
-X(FAILED, "failed")
+X(FAILED, "failed")\
+X(ABSENT, "absent")
 
 #define TEEPROBE_PROBE_STATE_ENUM(id, name) TEEPROBE_PROBE_##id,
 enum teeprobe_probe_state {

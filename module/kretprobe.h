@@ -4,11 +4,12 @@
  * part's ioctl, wait and step probes, the TCP part's accept() and
  * connect()): attaching, trying again when a module loads, detaching when
  * it goes, and the state every probes file shows (attached, not-found,
- * failed: abi.h's vocabulary).
+ * failed, absent: abi.h's vocabulary).
  */
 #ifndef TEEPROBE_KRETPROBE_H
 #define TEEPROBE_KRETPROBE_H
 
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/types.h>
@@ -22,9 +23,21 @@ struct teeprobe_kretprobe {
 	kretprobe_handler_t ret;
 	size_t data_size;
 	int maxactive;
+	/*
+	 * For a driver that comes in versions. @optional: not in every
+	 * version of the module that holds its set's first probe, so absent
+	 * (not waiting) while that module is loaded without it. @group: 0,
+	 * or alternatives of which the first found is attached and the
+	 * others are absent. @clones: a static function GCC may have cloned,
+	 * also tried under its clones' names (foo.constprop.0, ...).
+	 */
+	bool optional;
+	bool clones;
+	unsigned int group;
 	/* the registrar's, under its lock */
 	enum teeprobe_probe_state state;
 	int error;			/* of the last attempt; 0 attached */
+	char name[KSYM_NAME_LEN];	/* attached as: @symbol or a clone's */
 	struct kretprobe rp;
 	struct list_head node;		/* its set's probes */
 };
@@ -44,6 +57,7 @@ struct teeprobe_kretprobes {
 
 /* What a probes file shows of one probe */
 struct teeprobe_kretprobe_status {
+	char name[KSYM_NAME_LEN];	/* as attached (a clone's), or its symbol */
 	enum teeprobe_probe_state state;
 	int error;
 	unsigned long nmissed;

@@ -159,6 +159,10 @@ module_param_cb(maxactive, &maxactive_ops, &maxactive, 0444);
 __MODULE_PARM_TYPE(maxactive, "uint");
 MODULE_PARM_DESC(maxactive, "calls each kretprobe can follow at once, 0 to 4096; 0 = max(256, 16 per CPU) (default 0)");
 
+bool teeprobe_tee_agents;
+module_param_named(agents, teeprobe_tee_agents, bool, 0444);
+MODULE_PARM_DESC(agents, "follow tzdriver's TZ_WAIT_EVENT ioctls too: teecd's agents wait in them for the secure world's requests, for ever (default no: they are no caller's blocking)");
+
 static int pid_param[TEEPROBE_MAX_PIDS];
 static unsigned int nr_pid_param;
 module_param_array_named(pid, pid_param, int, &nr_pid_param, 0444);
@@ -204,6 +208,38 @@ static int add_probe(const char *symbol, enum teeprobe_role role)
 	p = &teeprobe_tee_probes[teeprobe_tee_nr_probes++];
 	strscpy(p->symbol, symbol, sizeof(p->symbol));
 	p->role = role;
+	p->wait_end = false;
+	/*
+	 * A static function the compiler cloned is found under the clone's
+	 * name, but for the mainline TEE core's exported ones (a missing
+	 * symbol would be looked up under every clone's name in vain on
+	 * each module load)
+	 */
+	p->kp.clones = strcmp(preset, "tee") != 0;
+	p->kp.optional = false;
+	p->kp.group = 0;
+	return 0;
+}
+
+/*
+ * add_probe_opt - add_probe() of a symbol only some versions of the driver
+ * have (@optional), or one of alternatives @group (the first found is
+ * used), or a step that ends the WAIT_BEFORE wait (@wait_end)
+ */
+static int add_probe_opt(const char *symbol, enum teeprobe_role role,
+			 bool optional, unsigned int group, bool wait_end)
+{
+	struct teeprobe_tee_probe *p;
+	int ret = add_probe(symbol, role);
+
+	if (ret)
+		return ret;
+	p = &teeprobe_tee_probes[teeprobe_tee_nr_probes - 1];
+	p->kp.optional = optional;
+	p->kp.group = group;
+	p->wait_end = wait_end;
+	if (role == TEEPROBE_ROLE_WAIT_BEFORE)
+		teeprobe_tee_wait_before = p;
 	return 0;
 }
 
@@ -234,6 +270,7 @@ static int describe_probes(void)
 	int ret = 0;
 
 	teeprobe_tee_nr_probes = 0;
+	teeprobe_tee_wait_before = NULL;
 	if (!strcmp(preset, "tee")) {
 		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tee_ioctl", TEEPROBE_ROLE_IOCTL) ?:
 		      add_probe("optee_cq_wait_for_completion", TEEPROBE_ROLE_WAIT) ?:
@@ -245,10 +282,30 @@ static int describe_probes(void)
 		      add_probe("optee_smccc_hvc", TEEPROBE_ROLE_SECURE) ?:
 		      add_probe("teesim_run_secure", TEEPROBE_ROLE_SECURE);
 	} else if (!strcmp(preset, "tzdriver")) {
+		/*
+		 * iTrustee's tzdriver, from its code (v1.0.0 and the newest
+		 * tree; Documentation/tee-probes.rst): both device nodes, the
+		 * SMC (smc_req, or v1.0.0's smp_smc_send around its inline
+		 * one), the waits (the session lock before tc_client_call,
+		 * a full command queue, the TA not done, the teecd agent) and
+		 * the per-call mailbox set-up and copies
+		 */
 		ret = add_probe(*ioctl_symbol ? ioctl_symbol : "tc_client_ioctl",
 				TEEPROBE_ROLE_IOCTL) ?:
-		      add_probe("tc_client_call", TEEPROBE_ROLE_WAIT) ?:
-		      add_probe("tc_ns_smc", TEEPROBE_ROLE_STEP);
+		      add_probe_opt("tc_private_ioctl", TEEPROBE_ROLE_IOCTL, true, 0, false) ?:
+		      add_probe_opt("smc_req", TEEPROBE_ROLE_SECURE, false, 1, false) ?:
+		      add_probe_opt("smp_smc_send", TEEPROBE_ROLE_SECURE, false, 1, false) ?:
+		      add_probe_opt("tc_ns_send_cmd", TEEPROBE_ROLE_WAIT_BEFORE, false, 0, false) ?:
+		      add_probe_opt("tc_client_call", TEEPROBE_ROLE_STEP, false, 0, true) ?:
+		      add_probe_opt("occupy_free_smc_in_entry", TEEPROBE_ROLE_WAIT, true, 0, false) ?:
+		      add_probe("smp_smc_send_func", TEEPROBE_ROLE_WAIT_BLOCKED) ?:
+		      add_probe("agent_process_work", TEEPROBE_ROLE_WAIT) ?:
+		      add_probe("mailbox_alloc", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("mailbox_copy_alloc", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("mailbox_free", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("read_from_client", TEEPROBE_ROLE_STEP) ?:
+		      add_probe("write_to_client", TEEPROBE_ROLE_STEP) ?:
+		      add_probe_opt("fill_shared_mem_info", TEEPROBE_ROLE_STEP, true, 0, false);
 	} else {
 		if (!*ioctl_symbol) {
 			pr_err("preset=custom needs ioctl_symbol=\n");

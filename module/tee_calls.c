@@ -41,6 +41,9 @@ struct teeprobe_call {
 	u64 queue_wait_ns;
 	u64 secure_ns;		/* in the secure world (TEEPROBE_ROLE_SECURE) */
 	u64 secure_entries;
+	u64 wait_mark_ns;	/* a WAIT_BEFORE wait started then, or 0 */
+	u64 blocked_base_ns;	/* off.off_ns at a WAIT_BLOCKED entry */
+	u64 wait_base_ns;	/* queue_wait_ns then */
 	struct teeprobe_offcpu off;
 };
 
@@ -167,6 +170,9 @@ static struct teeprobe_call *call_start(u64 now)
 	call->queue_wait_ns = 0;
 	call->secure_ns = 0;
 	call->secure_entries = 0;
+	call->wait_mark_ns = 0;
+	call->blocked_base_ns = 0;
+	call->wait_base_ns = 0;
 	memset(&call->off, 0, sizeof(call->off));
 	b = call_bucket(current);
 	/* From an int3-based probe (NMI, see teeprobe_now_ns()) only a
@@ -314,9 +320,12 @@ int teeprobe_tee_ioctl_entry(struct kretprobe_instance *ri, struct pt_regs *regs
 
 	if (!pid_allowed())
 		return 1;	/* not followed: no return handler */
+	inst->raw_cmd = (u32)regs_get_kernel_argument(regs, 1);
+	if (!teeprobe_tee_agents &&
+	    teeprobe_tee_decode(inst->raw_cmd) == TEEPROBE_TZ_WAIT_EVENT)
+		return 1;	/* an agent waiting for work, not a caller */
 	now = teeprobe_now_ns();
 	inst->start_ns = now;
-	inst->raw_cmd = (u32)regs_get_kernel_argument(regs, 1);
 	call = call_start(now);
 	inst->call = call ? call - call_pool + 1 : 0;
 	if (call) {
@@ -380,32 +389,71 @@ int teeprobe_tee_ioctl_return(struct kretprobe_instance *ri, struct pt_regs *reg
 }
 NOKPROBE_SYMBOL(teeprobe_tee_ioctl_return);
 
-/* teeprobe_tee_timed_entry - a wait or step function is entered */
+/*
+ * teeprobe_tee_timed_entry - a wait or step function is entered. A
+ * WAIT_BEFORE function marks the start of its wait in the call, a
+ * WAIT_BLOCKED one what the call has slept and waited so far; a wait_end
+ * step charges the marked wait to the WAIT_BEFORE probe and to the call.
+ */
 int teeprobe_tee_timed_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct teeprobe_instance *inst = (struct teeprobe_instance *)ri->data;
+	struct teeprobe_tee_probe *p = probe_of(ri);
+	struct teeprobe_call *call;
+	unsigned long flags;
+	unsigned int b;
+	u64 waited = 0;
 
 	if (!pid_allowed())
 		return 1;
 	inst->start_ns = teeprobe_now_ns();
+	if ((p->role != TEEPROBE_ROLE_WAIT_BEFORE &&
+	     p->role != TEEPROBE_ROLE_WAIT_BLOCKED && !p->wait_end) ||
+	    !atomic_read(&calls_in_flight))
+		return 0;
+	b = call_bucket(current);
+	/* (an int3-based probe runs as an NMI: only a trylock there) */
+	if (!in_nmi())
+		raw_spin_lock_irqsave(&call_hash[b].lock, flags);
+	else if (!raw_spin_trylock_irqsave(&call_hash[b].lock, flags))
+		return 0;
+	call = call_find_locked(b, current);
+	if (call && p->role == TEEPROBE_ROLE_WAIT_BEFORE) {
+		call->wait_mark_ns = inst->start_ns ?: 1;
+	} else if (call && p->role == TEEPROBE_ROLE_WAIT_BLOCKED) {
+		call->blocked_base_ns = call->off.off_ns;
+		call->wait_base_ns = call->queue_wait_ns;
+	} else if (call && call->wait_mark_ns) {
+		waited = teeprobe_ns_delta(call->wait_mark_ns, inst->start_ns);
+		call->wait_mark_ns = 0;
+		call->queue_wait_ns += waited;
+	}
+	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
+	if (call && p->wait_end && teeprobe_tee_wait_before)
+		teeprobe_tee_step_account(teeprobe_tee_wait_before, waited);
 	return 0;
 }
 NOKPROBE_SYMBOL(teeprobe_tee_timed_entry);
 
 /*
  * teeprobe_tee_timed_return - count the step; a wait, or an entry into
- * the secure world, is also charged to the call
+ * the secure world, is also charged to the call. A WAIT_BEFORE wait is
+ * counted where it ends (teeprobe_tee_timed_entry), a WAIT_BLOCKED one as
+ * the time slept in it less the waits counted inside.
  */
 int teeprobe_tee_timed_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct teeprobe_instance *inst = (struct teeprobe_instance *)ri->data;
 	struct teeprobe_tee_probe *p = probe_of(ri);
 	u64 elapsed = teeprobe_ns_delta(inst->start_ns, teeprobe_now_ns());
+	u64 blocked = 0, nested = 0;
 	struct teeprobe_call *call;
 	unsigned long flags;
 	unsigned int b;
 
-	teeprobe_tee_step_account(p, elapsed);
+	if (p->role != TEEPROBE_ROLE_WAIT_BEFORE &&
+	    p->role != TEEPROBE_ROLE_WAIT_BLOCKED)
+		teeprobe_tee_step_account(p, elapsed);
 	if (p->role == TEEPROBE_ROLE_STEP || !atomic_read(&calls_in_flight))
 		return 0;
 	b = call_bucket(current);
@@ -413,11 +461,20 @@ int teeprobe_tee_timed_return(struct kretprobe_instance *ri, struct pt_regs *reg
 	call = call_find_locked(b, current);
 	if (call && p->role == TEEPROBE_ROLE_WAIT) {
 		call->queue_wait_ns += elapsed;
+	} else if (call && p->role == TEEPROBE_ROLE_WAIT_BEFORE) {
+		call->wait_mark_ns = 0;	/* its wait_end step never came */
+	} else if (call && p->role == TEEPROBE_ROLE_WAIT_BLOCKED) {
+		blocked = call->off.off_ns - call->blocked_base_ns;
+		nested = call->queue_wait_ns - call->wait_base_ns;
+		blocked = blocked > nested ? blocked - nested : 0;
+		call->queue_wait_ns += blocked;
 	} else if (call) {
 		call->secure_ns += elapsed;
 		call->secure_entries++;
 	}
 	raw_spin_unlock_irqrestore(&call_hash[b].lock, flags);
+	if (call && p->role == TEEPROBE_ROLE_WAIT_BLOCKED)
+		teeprobe_tee_step_account(p, blocked);
 	return 0;
 }
 NOKPROBE_SYMBOL(teeprobe_tee_timed_return);

@@ -17,8 +17,8 @@
 #include "tee_cmd.h"
 #include "teeprobe.h"
 
-/* the tee preset's nine probes and up to ten of wait_symbols */
-#define TEEPROBE_MAX_PROBES		19
+/* the tzdriver preset's fifteen probes and up to ten of wait_symbols */
+#define TEEPROBE_MAX_PROBES		25
 
 enum teeprobe_role {
 	TEEPROBE_ROLE_IOCTL,	/* the ioctl entry: one call per hit */
@@ -29,6 +29,18 @@ enum teeprobe_role {
 	 * current call as secure time
 	 */
 	TEEPROBE_ROLE_SECURE,
+	/*
+	 * a wait with no function of its own, before the preset's wait_end
+	 * step starts: from this function's entry to that step's entry
+	 * (tzdriver: tc_ns_send_cmd's session lock, before tc_client_call)
+	 */
+	TEEPROBE_ROLE_WAIT_BEFORE,
+	/*
+	 * a wait inlined into this function: the time the caller sleeps in
+	 * it, less the waits of the preset's own functions inside it
+	 * (tzdriver: proc_ta_pending, inlined into smp_smc_send_func)
+	 */
+	TEEPROBE_ROLE_WAIT_BLOCKED,
 };
 
 /* A probe's own counters, per CPU: its hits, their time, the longest */
@@ -41,6 +53,7 @@ struct teeprobe_step_stats {
 struct teeprobe_tee_probe {
 	char symbol[KSYM_NAME_LEN];
 	enum teeprobe_role role;
+	bool wait_end;		/* a step whose entry ends the WAIT_BEFORE wait */
 	struct teeprobe_kretprobe kp;
 	struct teeprobe_step_stats __percpu *stats;
 };
@@ -56,6 +69,9 @@ struct teeprobe_instance {
 	u32 call;	/* 1 + the call's slot in the pool; 0: not tracked */
 };
 
+
+/* tee.c: follow tzdriver's TZ_WAIT_EVENT ioctls (teecd's agents) too */
+extern bool teeprobe_tee_agents;
 
 /* tee_calls.c */
 int teeprobe_tee_calls_alloc(unsigned int size);
@@ -85,6 +101,7 @@ struct teeprobe_tee_call_times {
 
 extern struct teeprobe_tee_probe teeprobe_tee_probes[TEEPROBE_MAX_PROBES];
 extern unsigned int teeprobe_tee_nr_probes;
+extern struct teeprobe_tee_probe *teeprobe_tee_wait_before;
 extern struct teeprobe_part teeprobe_tee_part;
 int teeprobe_tee_stats_alloc(const char *preset);
 void teeprobe_tee_stats_free(void);

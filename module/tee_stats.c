@@ -52,6 +52,8 @@ static u64 __percpu *tee_untracked;	/* calls timed without an off-CPU split */
 /* The probes of the preset and of wait_symbols (tee.c), and the preset */
 struct teeprobe_tee_probe teeprobe_tee_probes[TEEPROBE_MAX_PROBES];
 unsigned int teeprobe_tee_nr_probes;
+/* the preset's WAIT_BEFORE probe, whose wait its wait_end step ends */
+struct teeprobe_tee_probe *teeprobe_tee_wait_before;
 static const char *stats_preset;
 
 struct teeprobe_thread {
@@ -151,7 +153,8 @@ NOKPROBE_SYMBOL(teeprobe_tee_step_account);
 
 static const char * const role_names[] = {
 	[TEEPROBE_ROLE_IOCTL] = "ioctl", [TEEPROBE_ROLE_WAIT] = "wait", [TEEPROBE_ROLE_STEP] = "step",
-	[TEEPROBE_ROLE_SECURE] = "secure",
+	[TEEPROBE_ROLE_SECURE] = "secure", [TEEPROBE_ROLE_WAIT_BEFORE] = "wait-before",
+	[TEEPROBE_ROLE_WAIT_BLOCKED] = "wait-blocked",
 };
 
 /* tee_show_probes - tee_probes: one line per probe, its state and counters */
@@ -175,7 +178,7 @@ static void tee_show_probes(struct seq_file *m)
 			sum.max_ns = max(sum.max_ns, s->max_ns);
 		}
 		teeprobe_kretprobe_status(&p->kp, &st);
-		seq_printf(m, "%s %s %s %d %lu %llu %llu %llu\n", p->symbol,
+		seq_printf(m, "%s %s %s %d %lu %llu %llu %llu\n", st.name,
 			   role_names[p->role], teeprobe_probe_state_name(st.state),
 			   st.error, st.nmissed, sum.calls, sum.total_ns,
 			   sum.max_ns);

@@ -44,12 +44,16 @@ enum server_mode {
 	MODE_SOFT,
 	MODE_HARD_TEMP,
 	MODE_HARD_REG,
+	MODE_HARD_ALLOC,
+	MODE_HARD_SHARED,
 };
 
 static const char *const server_mode_names[] = {
 	[MODE_SOFT] = "soft",
 	[MODE_HARD_TEMP] = "hard-temp",
 	[MODE_HARD_REG] = "hard-reg",
+	[MODE_HARD_ALLOC] = "hard-alloc",
+	[MODE_HARD_SHARED] = "hard-shared",
 };
 
 struct server_config {
@@ -569,6 +573,12 @@ static void server_switch(struct server *srv)
 		hs_err("SIGUSR1: soft mode has nothing to switch");
 		return;
 	}
+	if (srv->cfg.mode == MODE_HARD_ALLOC || srv->cfg.mode == MODE_HARD_SHARED) {
+		/* the crypto data lives in libteec's memory: no other kind */
+		hs_err("SIGUSR1: %s has nothing to switch (hard-reg and hard-temp switch)",
+		       server_mode_names[srv->cfg.mode]);
+		return;
+	}
 	p = srv->pattern == TEE_SHM_REGISTERED ? TEE_SHM_TEMPORARY : TEE_SHM_REGISTERED;
 	__atomic_store_n(&srv->pattern, p, __ATOMIC_RELAXED);
 	srv->switches++;
@@ -743,12 +753,19 @@ static int server_parse_mode(const char *name, enum server_mode *mode)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(server_mode_names); i++) {
-		if (!strcmp(name, server_mode_names[i])) {
-			*mode = i;
-			return 0;
+		if (strcmp(name, server_mode_names[i]))
+			continue;
+#ifndef HSBENCH_TEEC
+		/* the ioctl client has temporary and registered memory only */
+		if (i == MODE_HARD_ALLOC || i == MODE_HARD_SHARED) {
+			hs_err("--mode %s: only on libteec (hsbench built with TEEC= or ITEEC=)", name);
+			return -1;
 		}
+#endif
+		*mode = i;
+		return 0;
 	}
-	hs_err("--mode: '%s' is not soft, hard-temp or hard-reg", name);
+	hs_err("--mode: '%s' is not soft, hard-temp, hard-reg, hard-alloc or hard-shared", name);
 	return -1;
 }
 
@@ -887,7 +904,10 @@ int server_main(int argc, char **argv)
 	sigaddset(&signals, SIGTERM);
 	sigaddset(&signals, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
-	srv.pattern = srv.cfg.mode == MODE_HARD_REG ? TEE_SHM_REGISTERED : TEE_SHM_TEMPORARY;
+	srv.pattern = srv.cfg.mode == MODE_HARD_REG ? TEE_SHM_REGISTERED :
+		      srv.cfg.mode == MODE_HARD_ALLOC ? TEE_SHM_ALLOCATED :
+		      srv.cfg.mode == MODE_HARD_SHARED ? TEE_SHM_SHARED :
+							 TEE_SHM_TEMPORARY;
 	signal(SIGPIPE, SIG_IGN);
 
 	if (srv.cfg.mode != MODE_SOFT &&

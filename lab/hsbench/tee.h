@@ -34,6 +34,11 @@
 enum tee_shm_pattern {
 	TEE_SHM_TEMPORARY,
 	TEE_SHM_REGISTERED,
+	/* libteec only: TEEC_AllocateSharedMemory memory (iTrustee: the
+	 * driver's, mapped; TEEC_MEM_SHARED_INOUT: the caller's own pages,
+	 * pinned by the driver at each call, iTrustee only) */
+	TEE_SHM_ALLOCATED,
+	TEE_SHM_SHARED,
 };
 
 /* struct tee_ioctl_counts - ioctls issued (and shm fds closed), by type */
@@ -74,11 +79,15 @@ struct tee_client {
 	TEEC_SharedMemory shm;
 	int ctx_open;
 	int shm_registered;
+	int buf_is_shm;		/* buf is TEEC_AllocateSharedMemory's */
 #endif
 };
 
 /* The device the lab TA runs behind: teesim's, or OP-TEE's (libteec build) */
-#ifdef HSBENCH_TEEC
+#ifdef HSBENCH_ITEEC
+#define TEE_LAB_DEVICE		"/dev/tc_ns_client"
+#define TEE_LAB_HINT		"is tzdriver loaded, and teecd running?"
+#elif defined(HSBENCH_TEEC)
 #define TEE_LAB_IMPL_ID		TEE_IMPL_ID_OPTEE
 #define TEE_LAB_DEVICE		"n OP-TEE"
 #define TEE_LAB_HINT		"is optee.ko loaded, over a secure world running OP-TEE?"
