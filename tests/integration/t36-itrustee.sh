@@ -71,7 +71,11 @@ ref_start() {
 	for e in "$@"; do
 		IFS=: read -r name func ret <<<"$e"
 		grep -q "tp_tz/$name " $TRACEFS/kprobe_events 2>/dev/null ||
-			echo "${ret:+r100}${ret:-p}:tp_tz/$name $func" >>$TRACEFS/kprobe_events || return 1
+			echo "$([ -n "$ret" ] && echo r100 || echo p):tp_tz/$name $func" >>$TRACEFS/kprobe_events || {
+				# tracefs says why
+				tail -n 4 $TRACEFS/error_log >&2
+				return 1
+			}
 		echo 1 >"$ref/events/tp_tz/$name/enable" || return 1
 	done
 	echo >"$ref/trace"
