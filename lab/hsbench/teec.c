@@ -266,8 +266,14 @@ int tee_client_open(struct tee_client *tc, const char *path,
 	tc->fd = tc->ctx.imp.fd;
 #endif
 	counter_inc(&counts->open_session);
+#ifdef HSBENCH_ITEEC
+	/* iTrustee's libteec takes TEEC_LOGIN_IDENTIFY only (BAD_PARAMETERS) */
+	res = TEEC_OpenSession(&tc->ctx, &tc->sess, &lab_ta_uuid,
+			       TEEC_LOGIN_IDENTIFY, NULL, NULL, &origin);
+#else
 	res = TEEC_OpenSession(&tc->ctx, &tc->sess, &lab_ta_uuid,
 			       TEEC_LOGIN_PUBLIC, NULL, NULL, &origin);
+#endif
 	if (res != TEEC_SUCCESS) {
 		hs_err("%s: opening a session to the lab TA (lab/ta, 5eec0000-7ee5-4d00-8000-73696d746565): 0x%08x, origin %u (%s); is its .ta where tee-supplicant looks?",
 		       path, res, origin, tee_origin_name(origin));
