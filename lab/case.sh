@@ -166,7 +166,10 @@ done
 conns_max=${conns_list##* }
 echo
 echo "Host during the runs at $threads threads x $conns_max connections (server side):"
-printf '%-22s %12s %12s %12s\n' metric $modes
+# one column a mode (five on iTrustee)
+printf '%-22s' metric
+printf ' %12s' $modes
+echo
 for i in 1 2 3 4; do
 	case $i in
 	1) name="%system" ;; 2) name="%softirq" ;;
