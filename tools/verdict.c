@@ -29,6 +29,7 @@
 #include "verdict.h"
 
 #define TEE_SMALL		10	/* percent of TEE time: "not set-up" */
+#define TEE_SETUP_CAUSE		30	/* percent of TEE time: set-up is the cause */
 #define TEE_ONCPU_MIN		0.05	/* of CPU time, to hold NET_RX back */
 #define TEE_NETRX_R_MIN		0.3	/* correlation, TEE vs NET_RX delay */
 #define KSOFTIRQD_MIN		0.5	/* ksoftirqd's share of the wait */
@@ -263,10 +264,13 @@ static void split_text(char *out, const struct tee_split *t)
 }
 
 /*
- * tee_cause - TEE time is to blame: the largest share of where it went
- * (set-up, waiting for a secure thread, the secure world, the driver; the
- * last two as one when the secure world's entries were not timed). Ties go
- * to the first, set-up.
+ * tee_cause - TEE time is to blame: per-call set-up when it holds at least
+ * TEE_SETUP_CAUSE % of it (the part its fix removes outright: on OP-TEE the
+ * registrations and the TA's work come out near-equal, 49 % against 50 %,
+ * and the largest share alone made the verdict a coin toss); else the
+ * largest share of where it went (set-up, waiting for a secure thread, the
+ * secure world, the driver; the last two as one when the secure world's
+ * entries were not timed). Ties go to the first, set-up.
  */
 static void tee_cause(const struct tee_split *t, struct verdict *v)
 {
@@ -275,6 +279,8 @@ static void tee_cause(const struct tee_split *t, struct verdict *v)
 	double best = nz(t->setup);
 
 	v->cause = CAUSE_TEE_BLOCKING;
+	if (verdict_pct(t->setup) >= TEE_SETUP_CAUSE)
+		best = INFINITY;
 	if (nz(t->queue) > best) {
 		v->cause = CAUSE_TEE_QUEUE;
 		best = nz(t->queue);
