@@ -254,6 +254,8 @@ static void split_text(char *out, const struct tee_split *t)
 	/* how the set-up was spent, where there is some to speak of */
 	if (verdict_pct(t->setup) > 0)
 		add(out, " (%d %% of it asleep)", verdict_pct(t->setup_asleep));
+	if (verdict_pct(t->setup_once) > 0)
+		add(out, ", one-time set-up %d %%", verdict_pct(t->setup_once));
 	add(out, ", waiting for a secure thread %d %%, ", verdict_pct(t->queue));
 	if (isnan(t->secure))
 		add(out, "the calls' own work %d %% (the secure world's and the driver's, not told apart: nothing timed the secure world's entries)",
@@ -270,7 +272,8 @@ static void split_text(char *out, const struct tee_split *t)
  * and the largest share alone made the verdict a coin toss); else the
  * largest share of where it went (set-up, waiting for a secure thread, the
  * secure world, the driver; the last two as one when the secure world's
- * entries were not timed). Ties go to the first, set-up.
+ * entries were not timed). Ties go to the first, set-up. One-time set-up
+ * (memory registered as the threads start) is never the cause.
  */
 static void tee_cause(const struct tee_split *t, struct verdict *v)
 {
@@ -315,9 +318,9 @@ static void tee_cause(const struct tee_split *t, struct verdict *v)
 		    names[v->cause], verdict_pct(t->driver));
 		break;
 	}
-	/* "not set-up" only where set-up is small */
+	/* "not per-call set-up" only where it is small */
 	if (v->cause != CAUSE_TEE_BLOCKING && verdict_pct(t->setup) < TEE_SMALL)
-		add(v->title, ", not set-up (%d %%)", verdict_pct(t->setup));
+		add(v->title, ", not per-call set-up (%d %%)", verdict_pct(t->setup));
 	v->fix = v->cause == CAUSE_TEE_WORK && !split ?
 		"time the secure world's entries to tell its work from the driver's (a probe with the secure role: Documentation/tee-probes.rst); then its fix" :
 		fixes[v->cause];
