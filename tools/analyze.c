@@ -204,7 +204,8 @@ static int cmp_int(const void *a, const void *b)
 /* The acceptors' TEE time, by where it went (verdict.h, struct tee_split) */
 struct tee_sums {
 	double busy, off;		/* in TEE calls, asleep */
-	double setup, setup_off, setup_oncpu;
+	double setup, setup_off, setup_oncpu;	/* per-call set-up */
+	double once;			/* one-time set-up */
 	double queue, secure;		/* of the calls other than set-up */
 };
 
@@ -214,7 +215,7 @@ struct tee_sums {
  */
 static struct tee_split tee_split_of(double busy, double setup,
 				     double setup_off, double setup_oncpu,
-				     double queue, double secure,
+				     double once, double queue, double secure,
 				     bool secure_timed)
 {
 	struct tee_split t;
@@ -222,8 +223,9 @@ static struct tee_split tee_split_of(double busy, double setup,
 	t.setup = share(setup, busy);
 	t.setup_asleep = share(setup_off, setup);
 	t.setup_oncpu = share(setup_oncpu, setup);
+	t.setup_once = share(once, busy);
 	t.queue = share(queue, busy);
-	t.work = busy > 0 ? fmax(1 - t.setup - t.queue, 0) : NAN;
+	t.work = busy > 0 ? fmax(1 - t.setup - t.setup_once - t.queue, 0) : NAN;
 	t.secure = secure_timed ? share(secure, busy) : NAN;
 	t.driver = secure_timed && busy > 0 ? fmax(t.work - t.secure, 0) : NAN;
 	return t;
@@ -270,6 +272,10 @@ static void acceptor_tee(struct analysis *a, const struct session_events *ev,
 		a->acceptor_calls++;
 		t->busy += c->dur_ns;
 		t->off += c->offcpu_ns;
+		if (c->setup && c->setup_once) {
+			t->once += c->dur_ns;
+			continue;
+		}
 		if (c->setup) {
 			t->setup += c->dur_ns;
 			t->setup_off += c->offcpu_ns;
@@ -381,7 +387,8 @@ static void accept_evidence(struct analysis *a, const struct session_events *ev)
 	x->tee = q->thread_ns > 0 ? tee / q->thread_ns : NAN;
 	x->tee_asleep = tee > 0 ? q->part_ns[AQ_TEE_ASLEEP] / tee : NAN;
 	x->split = tee_split_of(tee, q->tee_setup_ns, q->tee_setup_asleep_ns,
-				q->tee_setup_oncpu_ns, q->tee_queue_ns,
+				q->tee_setup_oncpu_ns, q->tee_setup_once_ns,
+				q->tee_queue_ns,
 				q->tee_secure_ns, a->secure_timed);
 	x->runnable = q->thread_ns > 0 ? (q->part_ns[AQ_RUNNABLE] +
 		      q->part_ns[AQ_TEE_RUNNABLE]) / q->thread_ns : NAN;
@@ -440,7 +447,7 @@ static void gather(struct analysis *a, const struct session_events *ev)
 	e->tee_per_hs_ns = hs ? t.busy / hs : NAN;
 	e->tee_blocked_share = share(t.off, t.busy);
 	e->tee = tee_split_of(t.busy, t.setup, t.setup_off, t.setup_oncpu,
-			      t.queue, t.secure, a->secure_timed);
+			      t.once, t.queue, t.secure, a->secure_timed);
 	e->tee_oncpu_share = share(oncpu, a->seconds * 1e9 *
 				   (s->ncpus ? s->ncpus : 1));
 	e->ksoftirqd_share = share(ksd, inl + ksd);

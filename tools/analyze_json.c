@@ -26,6 +26,7 @@ static struct json_object *tee_split_json(const struct tee_split *t)
 	jset_sig(x, "setup", t->setup, 6);
 	jset_sig(x, "setup_asleep", t->setup_asleep, 6);
 	jset_sig(x, "setup_oncpu", t->setup_oncpu, 6);
+	jset_sig(x, "setup_once", t->setup_once, 6);
 	jset_sig(x, "queue", t->queue, 6);
 	jset_sig(x, "work", t->work, 6);
 	jset_sig(x, "secure", t->secure, 6);

@@ -72,13 +72,16 @@ static const char *split_str(const struct tee_split *t)
 
 	if (verdict_pct(t->setup) > 0)
 		n = snprintf(o, sizeof(out[0]),
-			     "set-up %d %% (%d %% of it asleep, %d %% on a CPU), waiting for a secure thread %d %%, ",
+			     "set-up %d %% (%d %% of it asleep, %d %% on a CPU), ",
 			     verdict_pct(t->setup), verdict_pct(t->setup_asleep),
-			     verdict_pct(t->setup_oncpu), verdict_pct(t->queue));
+			     verdict_pct(t->setup_oncpu));
 	else
-		n = snprintf(o, sizeof(out[0]),
-			     "set-up 0 %%, waiting for a secure thread %d %%, ",
-			     verdict_pct(t->queue));
+		n = snprintf(o, sizeof(out[0]), "set-up 0 %%, ");
+	if (verdict_pct(t->setup_once) > 0)
+		n += snprintf(o + n, sizeof(out[0]) - n, "one-time set-up %d %%, ",
+			      verdict_pct(t->setup_once));
+	n += snprintf(o + n, sizeof(out[0]) - n,
+		      "waiting for a secure thread %d %%, ", verdict_pct(t->queue));
 	if (isnan(t->secure))
 		snprintf(o + n, sizeof(out[0]) - n,
 			 "the calls' own work %d %% (the secure world's and the driver's, not told apart)",

@@ -89,7 +89,7 @@ if knob_run secure hard-reg 4 secure_threads=8 invoke_us=8000 shm_us=0 shm_cpu_u
 	check_eq "secure: the verdict is the secure world's work" tee-work "$(cause secure)"
 	check "secure: the secure world's share $(split secure secure) is over half, set-up $(split secure setup) under a tenth" \
 		awk -v s="$(split secure secure)" -v u="$(split secure setup)" 'BEGIN { exit !(s > 0.5 && u < 0.1) }'
-	check "secure: the title says \"not set-up\"" grep -q '^Verdict: .*not set-up' $out/secure.txt
+	check "secure: the title says \"not per-call set-up\"" grep -q '^Verdict: .*not per-call set-up' $out/secure.txt
 fi
 
 # --- few secure threads ---------------------------------------------------------------

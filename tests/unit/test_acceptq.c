@@ -121,6 +121,15 @@ int main(void)
 	       "... and the time outside them unknown: 50 + 30 ms (%.3g)",
 	       q.part_ns[AQ_UNKNOWN] / MS);
 
+	/* the set-up made once (before the thread's first INVOKE): apart */
+	ev.nacc = 5;
+	c[0].setup_once = true;
+	acceptq_measure(&ev, &q);
+	tap_ok(near(q.tee_setup_once_ns, 50 * MS) && q.tee_setup_ns == 0 &&
+	       q.tee_setup_asleep_ns == 0 && near(q.tee_queue_ns, 5 * MS),
+	       "a one-time set-up: its 50 ms apart, none per call, its wait still not the queue's (%.3g, %.3g)",
+	       q.tee_setup_once_ns / MS, q.tee_setup_ns / MS);
+
 	/* no server handshake, no acceptor: nothing, and no division by 0 */
 	memset(&ev, 0, sizeof(ev));
 	acceptq_measure(&ev, &q);

@@ -48,8 +48,8 @@ const char *acceptq_part_key(enum acceptq_part p)
 
 /* The extra sums kept beside the parts (acceptq's tee_*_ns) */
 enum {
-	SUM_SETUP = NR_AQ_PARTS, SUM_SETUP_ASLEEP, SUM_SETUP_ONCPU, SUM_QUEUE,
-	SUM_SECURE, NR_SUMS
+	SUM_SETUP = NR_AQ_PARTS, SUM_SETUP_ASLEEP, SUM_SETUP_ONCPU, SUM_ONCE,
+	SUM_QUEUE, SUM_SECURE, NR_SUMS
 };
 
 /* One thread's time line: segment i is [t[i], t[i + 1]) */
@@ -126,10 +126,13 @@ static void segment_rates(const struct tee_call *c, enum acc_state s,
 		break;
 	}
 	/*
-	 * A set-up call is set-up whole (its waits and secure entries are
-	 * what set-up costs); the others' waits and secure time apart.
+	 * A set-up call is set-up whole, per call or one-time (its waits and
+	 * secure entries are what set-up costs); the others' waits and secure
+	 * time apart.
 	 */
-	if (c->setup) {
+	if (c->setup && c->setup_once) {
+		rate[SUM_ONCE] = 1;
+	} else if (c->setup) {
 		rate[SUM_SETUP] = 1;
 		rate[SUM_SETUP_ASLEEP] = rate[AQ_TEE_ASLEEP];
 		rate[SUM_SETUP_ONCPU] = rate[AQ_TEE_ONCPU];
@@ -331,6 +334,7 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 						  a[SUM_SETUP_ASLEEP];
 			q->tee_setup_oncpu_ns += b[SUM_SETUP_ONCPU] -
 						 a[SUM_SETUP_ONCPU];
+			q->tee_setup_once_ns += b[SUM_ONCE] - a[SUM_ONCE];
 			q->tee_queue_ns += b[SUM_QUEUE] - a[SUM_QUEUE];
 			q->tee_secure_ns += b[SUM_SECURE] - a[SUM_SECURE];
 			q->thread_ns += h->ack_accept_ns;

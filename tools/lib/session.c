@@ -179,6 +179,9 @@ static void on_tee_exit(struct reader *rd, struct tep_event *event,
 	}
 	call->setup = name && (!strcmp(name, "SHM_REGISTER") ||
 			       !strcmp(name, "SHM_ALLOC"));
+	call->invoke = name && (!strcmp(name, "INVOKE") ||
+				!strcmp(name, "TZ_SEND_CMD"));
+	call->setup_once = false;
 	for (i = 0; i < s->nr_threads; i++)
 		if (s->threads[i].tid == call->tid)
 			return;
@@ -622,6 +625,69 @@ void session_free(struct session *s)
 	free(s);
 }
 
+struct first_invoke {
+	int tid;
+	unsigned long long start;
+};
+
+static int cmp_first_invoke(const void *a, const void *b)
+{
+	const struct first_invoke *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return (x->tid > y->tid) - (x->tid < y->tid);
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/*
+ * session_mark_setup_once - which set-up calls are made once, not per call:
+ * those a thread makes before its first call into a TA in the session, and
+ * all of a thread that makes none. A server that registers its
+ * memory once does so as its threads start (OPEN_SESSION, SHM_REGISTER,
+ * then INVOKE after INVOKE); one that sets up per call does so before each
+ * INVOKE, and only the first of its thread's is counted once.
+ */
+void session_mark_setup_once(struct session_events *ev)
+{
+	struct first_invoke *f = xzalloc((ev->ntee + 1) * sizeof(*f));
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < ev->ntee; i++) {
+		const struct tee_call *c = &ev->tee[i];
+
+		if (!c->invoke)
+			continue;
+		f[n].tid = c->tid;
+		f[n++].start = c->end_ns - c->dur_ns;
+	}
+	qsort(f, n, sizeof(*f), cmp_first_invoke);
+	/* each thread's earliest: the first of its run */
+	for (i = 0; i < n; i++)
+		if (!k || f[k - 1].tid != f[i].tid)
+			f[k++] = f[i];
+	for (i = 0; i < ev->ntee; i++) {
+		struct tee_call *c = &ev->tee[i];
+		struct first_invoke key = { .tid = c->tid };
+		const struct first_invoke *t;
+		size_t lo = 0, hi = k;
+
+		if (!c->setup)
+			continue;
+		/* bsearch by tid alone: the kept entries have one each */
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (f[mid].tid < key.tid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		t = lo < k && f[lo].tid == key.tid ? &f[lo] : NULL;
+		c->setup_once = !t || c->end_ns - c->dur_ns < t->start;
+	}
+	free(f);
+}
+
 /*
  * session_read - read @input; NULL (after a message) when it cannot be read
  * or holds nothing of teeprobe's
@@ -634,6 +700,7 @@ struct session *session_read(const char *input)
 		session_free(s);
 		return NULL;
 	}
+	session_mark_setup_once(&s->ev);
 	if (!s->teeprobe_events && !s->markers) {
 		err_msg("%s holds no teeprobe events (%llu other events); "
 			"record with 'teeprobe record' or 'trace-cmd record -e teeprobe'\n",

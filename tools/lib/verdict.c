@@ -29,6 +29,7 @@
 #include "verdict.h"
 
 #define TEE_SMALL		10	/* percent of TEE time: "not set-up" */
+#define TEE_SETUP_CAUSE		30	/* percent of TEE time: set-up is the cause */
 #define TEE_ONCPU_MIN		0.05	/* of CPU time, to hold NET_RX back */
 #define TEE_NETRX_R_MIN		0.3	/* correlation, TEE vs NET_RX delay */
 #define KSOFTIRQD_MIN		0.5	/* ksoftirqd's share of the wait */
@@ -253,6 +254,8 @@ static void split_text(char *out, const struct tee_split *t)
 	/* how the set-up was spent, where there is some to speak of */
 	if (verdict_pct(t->setup) > 0)
 		add(out, " (%d %% of it asleep)", verdict_pct(t->setup_asleep));
+	if (verdict_pct(t->setup_once) > 0)
+		add(out, ", one-time set-up %d %%", verdict_pct(t->setup_once));
 	add(out, ", waiting for a secure thread %d %%, ", verdict_pct(t->queue));
 	if (isnan(t->secure))
 		add(out, "the calls' own work %d %% (the secure world's and the driver's, not told apart: nothing timed the secure world's entries)",
@@ -263,10 +266,14 @@ static void split_text(char *out, const struct tee_split *t)
 }
 
 /*
- * tee_cause - TEE time is to blame: the largest share of where it went
- * (set-up, waiting for a secure thread, the secure world, the driver; the
- * last two as one when the secure world's entries were not timed). Ties go
- * to the first, set-up.
+ * tee_cause - TEE time is to blame: per-call set-up when it holds at least
+ * TEE_SETUP_CAUSE % of it (the part its fix removes outright: on OP-TEE the
+ * registrations and the TA's work come out near-equal, 49 % against 50 %,
+ * and the largest share alone made the verdict a coin toss); else the
+ * largest share of where it went (set-up, waiting for a secure thread, the
+ * secure world, the driver; the last two as one when the secure world's
+ * entries were not timed). Ties go to the first, set-up. One-time set-up
+ * (memory registered as the threads start) is never the cause.
  */
 static void tee_cause(const struct tee_split *t, struct verdict *v)
 {
@@ -275,6 +282,8 @@ static void tee_cause(const struct tee_split *t, struct verdict *v)
 	double best = nz(t->setup);
 
 	v->cause = CAUSE_TEE_BLOCKING;
+	if (verdict_pct(t->setup) >= TEE_SETUP_CAUSE)
+		best = INFINITY;
 	if (nz(t->queue) > best) {
 		v->cause = CAUSE_TEE_QUEUE;
 		best = nz(t->queue);
@@ -309,9 +318,9 @@ static void tee_cause(const struct tee_split *t, struct verdict *v)
 		    names[v->cause], verdict_pct(t->driver));
 		break;
 	}
-	/* "not set-up" only where set-up is small */
+	/* "not per-call set-up" only where it is small */
 	if (v->cause != CAUSE_TEE_BLOCKING && verdict_pct(t->setup) < TEE_SMALL)
-		add(v->title, ", not set-up (%d %%)", verdict_pct(t->setup));
+		add(v->title, ", not per-call set-up (%d %%)", verdict_pct(t->setup));
 	v->fix = v->cause == CAUSE_TEE_WORK && !split ?
 		"time the secure world's entries to tell its work from the driver's (a probe with the secure role: Documentation/tee-probes.rst); then its fix" :
 		fixes[v->cause];

@@ -41,6 +41,7 @@ struct acceptq {
 	double tee_setup_ns;		/* in SHM set-up calls, whole */
 	double tee_setup_asleep_ns;	/* of that, asleep */
 	double tee_setup_oncpu_ns;	/* of that, on a CPU */
+	double tee_setup_once_ns;	/* in one-time set-up calls, whole */
 	double tee_queue_ns;		/* other calls, waiting for a secure thread */
 	double tee_secure_ns;		/* other calls, in the secure world */
 	bool states;			/* the file has acceptor states */

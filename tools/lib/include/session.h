@@ -35,6 +35,8 @@ struct tee_call {
 	unsigned int cmd;	/* the command's id: session's cmds[] names it */
 	int cpu, tid;
 	bool setup;		/* SHM_REGISTER or SHM_ALLOC */
+	bool setup_once;	/* set-up before its thread's first call into a TA */
+	bool invoke;		/* a call into a TA: INVOKE (tzdriver's TZ_SEND_CMD) */
 	bool secure_known;	/* the event has secure_ns (earlier modules' had not) */
 };
 
@@ -126,6 +128,7 @@ struct session {
 struct session *session_read(const char *input);
 void session_free(struct session *s);
 void session_events_free(struct session_events *ev);
+void session_mark_setup_once(struct session_events *ev);
 
 bool session_has_snapshots(const struct session *s);
 const char *session_counters_note(const struct session *s);

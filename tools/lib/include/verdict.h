@@ -14,7 +14,9 @@
  * not measured). A shared-memory set-up call (SHM_REGISTER, SHM_ALLOC)
  * counts whole as set-up: its waits for a secure thread and its entries
  * into the secure world are what the set-up costs, and registering the
- * memory once saves them all. The other calls' time is waiting for a
+ * memory once saves them all. Set-up a thread makes before its first call
+ * into a TA is one-time set-up (session_mark_setup_once()): memory already
+ * registered once, a share apart that no fix removes. The other calls' time is waiting for a
  * secure thread, in the secure world (the driver's timed entries into it:
  * the TA's work and the secure OS's), or the rest: the normal world's
  * driver and TEE core.
@@ -23,6 +25,7 @@ struct tee_split {
 	double setup;			/* set-up calls, whole */
 	double setup_asleep;		/* of the set-up time, asleep */
 	double setup_oncpu;		/* of the set-up time, on a CPU */
+	double setup_once;		/* one-time set-up calls, whole */
 	double queue;			/* other calls, waiting for a secure thread */
 	double work;			/* other calls, the rest: secure + driver */
 	double secure;			/* of that, in the secure world; NAN: not timed */
