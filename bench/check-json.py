@@ -3,7 +3,8 @@
 """check-json.py FILE - check that bench/run --json wrote every item: the
 three rate items, their instruction counts and QEMU's CPU time with each of
 their configurations and a positive median, the exits, clock reads, CPU
-per instruction, TCG's translations and NET_RX runs of each, the guest's and the host's operation costs,
+per instruction, TCG's translations and NET_RX runs of each, what the
+module, record and watch add per handshake, the guest's and the host's operation costs,
 the run's sizes, the memory stages, the report speed of both tools, the targets (each with
 its verdict, the rate targets with their median's confidence interval), and that
 the guest ran without address-space randomisation. Under KVM ("accel":
@@ -14,12 +15,15 @@ make check runs the bench at a tiny size (bench/run --quick)."""
 import json
 import sys
 
-RATES = {"handshake_rate": "abcde", "packet_rate": "abcde", "tee_ioctl_rate": "abd"}
-COUNTED = {"handshake_insns": "abcde", "packet_insns": "abcde", "tee_ioctl_insns": "abd",
-           "handshake_qemu_cpu": "abcde", "packet_qemu_cpu": "abcde", "tee_ioctl_qemu_cpu": "abd"}
-OPS = {"handshake_ops": "abcde", "packet_ops": "abcde", "tee_ioctl_ops": "abd"}
-# 4 rate targets, 4 by instructions and 4 by QEMU's CPU (TCG only), 4 others
-TARGETS = {"tcg": 16, "kvm": 8}
+RATES = {"handshake_rate": "abcdef", "packet_rate": "abcdef", "tee_ioctl_rate": "abd"}
+COUNTED = {"handshake_insns": "abcdef", "packet_insns": "abcdef", "tee_ioctl_insns": "abd",
+           "handshake_qemu_cpu": "abcdef", "packet_qemu_cpu": "abcdef", "tee_ioctl_qemu_cpu": "abd"}
+OPS = {"handshake_ops": "abcdef", "packet_ops": "abcdef", "tee_ioctl_ops": "abd"}
+# what (b), record (c) and watch (f) add per handshake, counted (TCG only)
+ADDED = {"b": "a", "c": "b", "f": "b"}
+# 4 rate targets, 4 by instructions, 4 by QEMU's CPU and the watch's (TCG
+# only), 4 others
+TARGETS = {"tcg": 17, "kvm": 8}
 STAGES = ["loaded", "connections", "flood"]
 SIZES = ["connections", "packet_seconds", "packet_window", "invokes", "memory_connections",
          "syns", "trace_seconds"]
@@ -64,6 +68,15 @@ def problems(bench):
             runs = rows.get(config, {}).get("netrx_runs")
             if runs is None or runs < 0 or (key != "tee_ioctl_ops" and not runs > 0):
                 yield "%s: configuration %s has no NET_RX runs per unit" % (key, config)
+    if counted:
+        rows = {row.get("config"): row for row in bench.get("handshake_added_insns", [])}
+        for config, over in ADDED.items():
+            row = rows.get(config)
+            if not row or row.get("over") != over or \
+                    not all(isinstance(row.get(k), (int, float)) for k in ("insns", "share")):
+                yield "handshake_added_insns: no %s over %s" % (config, over)
+    elif "handshake_added_insns" in bench:
+        yield "handshake_added_insns: present under %s, which has no instruction counter" % accel
     for where in ("guest", "host"):
         costs = bench.get("opcost_ns", {}).get(where, {})
         if not all(costs.get(k, 0) > 0 for k in ("insn", "exit", "clock")):

@@ -10,6 +10,8 @@
 #      computed from: NET_RX softirq raise/entry/exit and napi_poll, socket
 #      state changes, SYN/ACK retransmits, and kprobe events on the
 #      handshake functions and on tee_ioctl
+#   f  b, and "teeprobe watch": its ring in overwrite mode, its window
+#      events read every window, a threshold no window reaches
 #
 # config_start CONFIG  set CONFIG up; returns once it measures and the
 #                      guest has settled (its start-up work done)
@@ -74,7 +76,7 @@ config_start() {
 	tracer_pid=
 	rm -f "$BENCH_TMP/tracer.out"
 	case $1 in
-	b|c) insmod "$LAB_MODULES/module/teeprobe.ko" || return 1 ;;
+	b|c|f) insmod "$LAB_MODULES/module/teeprobe.ko" || return 1 ;;
 	esac
 	case $1 in
 	c)
@@ -83,7 +85,23 @@ config_start() {
 		tracer_pid=$!
 		lab_wait 300 lab_says "$BENCH_TMP/tracer.out" '^teeprobe: recording to ' $tracer_pid
 		;;
+	f)
+		# its defaults (1 s windows, a 30 s ring), a threshold never met
+		"$lab_top/tools/teeprobe" watch --handshake-p99 3600s -o "$BENCH_TMP/watch" \
+			>"$BENCH_TMP/tracer.out" 2>&1 &
+		tracer_pid=$!
+		lab_wait 300 lab_says "$BENCH_TMP/tracer.out" 'watch: watching:' $tracer_pid
+		;;
 	d)
+		# The guest's stock kernel is unpacked, not installed
+		# (scripts/stock-kernel): its lib/modules has "build" and no
+		# "source", where Debian keeps kconfig.h and the other
+		# headers bpftrace wants (the -common package)
+		local kv=$(uname -r)
+		if [ ! -e "/lib/modules/$kv/source" ] && [ -d "/usr/src/linux-headers-${kv%-*}-common" ]; then
+			export BPFTRACE_KERNEL_SOURCE=/usr/src/linux-headers-${kv%-*}-common
+			export BPFTRACE_KERNEL_BUILD=/lib/modules/$kv/build
+		fi
 		bpftrace "$lab_top/bench/signals.bt" >"$BENCH_TMP/tracer.out" 2>&1 &
 		tracer_pid=$!
 		lab_wait 300 lab_says "$BENCH_TMP/tracer.out" '^Attaching' $tracer_pid
@@ -129,9 +147,9 @@ config_stop() {
 			tail -n 5 "$BENCH_TMP/tracer.out" >&2; }
 	fi
 	case $1 in
-	b|c) rmmod teeprobe || rc=1 ;;
+	b|c|f) rmmod teeprobe || rc=1 ;;
 	e) raw_kprobes_remove ;;
 	esac
-	rm -f "$BENCH_TMP"/record.dat* "$BENCH_TMP"/raw.dat*
+	rm -rf "$BENCH_TMP"/record.dat* "$BENCH_TMP"/raw.dat* "$BENCH_TMP/watch"
 	return $rc
 }

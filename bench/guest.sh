@@ -7,7 +7,7 @@
 #                 [PACKET_WINDOW]]]
 #
 # Items 1-3 run under each configuration of configs.sh in turn, REPEATS
-# rounds (a b c d e a b c d e ...), so drift hits every configuration alike:
+# rounds (a b c d e f a b c d e f ...), so drift hits every configuration alike:
 #   handshake  hsbench soft, 10 client threads, CONNECTIONS per run
 #   packets    udpbench, 18-byte UDP datagrams echoed by the server,
 #              PACKET_WINDOW (default 64) in flight, for PACKET_SECONDS
@@ -59,7 +59,7 @@ packet_window=${10:-64}
 # (the TEE item only under a, b and d)
 bench_round() {
 	local r=$1 c
-	for c in a b c d e; do
+	for c in a b c d e f; do
 		config_start "$c" || { echo "bench: configuration $c does not start" >&2; return 1; }
 		run_items "$c" "$r" || { config_stop "$c"; return 1; }
 		config_stop "$c" || { echo "bench: round $r: configuration $c failed" >&2; return 1; }

@@ -281,6 +281,7 @@ END {
 	name["c"] = "(c) teeprobe.ko + teeprobe record"
 	name["d"] = "(d) bpftrace, the same signals"
 	name["e"] = "(e) trace-cmd, the raw events"
+	name["f"] = "(f) teeprobe.ko + teeprobe watch"
 	cpus = info["cpus"]
 	# Items 6 and 7 come from TCG's instruction counter; under KVM
 	# (bench/run -a kvm) there is none, and the rates are real CPUs'.
@@ -330,9 +331,9 @@ END {
 			counted ? "emulated (TCG)" : "KVM", info["repeats"]
 	}
 	rate_block("handshake", "handshake_rate", "1. handshake rate: hsbench soft, 10 client threads, " info["connections"] " connections a run",
-		"connections/s", "a b c d e")
+		"connections/s", "a b c d e f")
 	rate_block("packets", "packet_rate", "2. packet rate: 18-byte UDP datagrams echoed across the lab NICs, " info["packet_window"] " in flight, " info["packet_seconds"] " s a run",
-		"echoes/s (a packet each way)", "a b c d e")
+		"echoes/s (a packet each way)", "a b c d e f")
 	rate_block("tee", "tee_ioctl_rate", "3. TEE ioctl rate: INVOKE loop on teesim, zero simulated cost, " info["invokes"] " a run",
 		"invokes/s", "a b d")
 
@@ -403,6 +404,7 @@ END {
 	rate_targets(ratio, 0, "(%s) %s rate >= %d%% of (a)", "handshake packet")
 	if (counted) {
 		rate_targets(ratio_insns, 1, "(%s) %s, by instructions >= %d%%", "handshake packets")
+		watch_target()
 		rate_targets(ratio_hostcpu, 2, "(%s) %s, by QEMU's CPU >= %d%%", "handshake packets")
 	}
 	memory_targets()
@@ -413,20 +415,88 @@ END {
 function counted_items() {
 	if (!json)
 		printf "\n6. instructions the guest executed per unit of work in items 1-3 (QEMU's count,\n   not its clock: every instruction weighs the same; ratio = (a)'s count over the configuration's)\n"
-	insns_block("handshake", "handshake_insns", "  per handshake", "instructions/handshake", "a b c d e")
-	insns_block("packets", "packet_insns", "  per echo", "instructions/echo", "a b c d e")
+	insns_block("handshake", "handshake_insns", "  per handshake", "instructions/handshake", "a b c d e f")
+	insns_block("packets", "packet_insns", "  per echo", "instructions/echo", "a b c d e f")
 	insns_block("tee", "tee_ioctl_insns", "  per invoke", "instructions/invoke", "a b d")
+	added_block()
 
 	if (!json)
 		printf "\n7. QEMU's CPU time per unit of work in items 1-3 (its process, all threads: every\n   instruction at the emulator's price, the guest's waits left out; ratio = (a)'s over the configuration's)\n"
-	hostcpu_block("handshake", "handshake_qemu_cpu", "  per handshake", "microseconds/handshake", "a b c d e")
-	hostcpu_block("packets", "packet_qemu_cpu", "  per echo", "microseconds/echo", "a b c d e")
+	hostcpu_block("handshake", "handshake_qemu_cpu", "  per handshake", "microseconds/handshake", "a b c d e f")
+	hostcpu_block("packets", "packet_qemu_cpu", "  per echo", "microseconds/echo", "a b c d e f")
 	hostcpu_block("tee", "tee_ioctl_qemu_cpu", "  per invoke", "microseconds/invoke", "a b d")
 	if (!json)
 		printf "\n  per unit: emulator exits (popf, sti, iret, int3), clock reads (rdtsc), QEMU's CPU\n  ns per guest instruction, the share of the run QEMU was on a CPU (busy), and the\n  guest instructions TCG translated (xlated: code new to it, or translated again);\n  NET_RX: the NET_RX softirq runs of the whole run per unit (how the packets were\n  batched: fewer runs, more packets each)\n"
-	ops_block("handshake", "handshake_ops", "  per handshake", "a b c d e")
-	ops_block("packets", "packet_ops", "  per echo", "a b c d e")
+	ops_block("handshake", "handshake_ops", "  per handshake", "a b c d e f")
+	ops_block("packets", "packet_ops", "  per echo", "a b c d e f")
 	ops_block("tee", "tee_ioctl_ops", "  per invoke", "a b d")
+}
+
+# added_cost - what configuration c adds per handshake over base: the
+# median over the rounds of the difference of their instruction counts in
+# the same round (into added), and of that difference as a share of (a)'s
+# handshake in the round (into added_share, with its range)
+function added_cost(c, base,   r, n, v, w) {
+	n = 0
+	for (r = 1; r <= max_round; r++) {
+		if (!(("handshake", c, r) in round_insns) || !(("handshake", base, r) in round_insns) ||
+		    !(("handshake", "a", r) in round_insns) || !round_insns["handshake", "a", r])
+			continue
+		n++
+		v[n] = round_insns["handshake", c, r] - round_insns["handshake", base, r]
+		w[n] = v[n] / round_insns["handshake", "a", r]
+	}
+	sort_values(v, n)
+	sort_values(w, n)
+	added = n ? median(v, n) : 0
+	added_share = n ? median(w, n) : 0
+	added_min = n ? w[1] : 0
+	added_max = n ? w[n] : 0
+	# the share's median's 95 % interval, as the rate targets'
+	median_ci(n)
+	added_lo = ci_k ? w[ci_k] : added_min
+	added_hi = ci_k ? w[n - ci_k + 1] : added_max
+	return n
+}
+
+# added_block - per handshake, what teeprobe's parts add: the module over
+# nothing (b - a), record over the module (c - b), watch over the module
+# (f - b), in instructions and as a share of a handshake; the watch's
+# target: within 0.5 % of a handshake of the module alone
+function added_block(   i, n, c, base, what) {
+	split("b c f", c, " "); split("a b b", base, " ")
+	what["b"] = "the module (b - a)"; what["c"] = "record (c - b)"; what["f"] = "watch (f - b)"
+	if (json)
+		printf ",\"handshake_added_insns\":["
+	else {
+		printf "\n  per handshake, what each part adds: instructions, and as a share of (a)'s handshake\n"
+		printf "  %-36s %12s %9s %17s\n", "(medians over the rounds)", "instructions", "share", "share min-max"
+	}
+	for (i = 1; i <= 3; i++) {
+		if (!added_cost(c[i], base[i]))
+			continue
+		if (json)
+			printf "%s{\"config\":\"%s\",\"over\":\"%s\",\"insns\":%.1f,\"share\":%.5f,\"share_min\":%.5f,\"share_max\":%.5f}",
+				(n++ ? "," : ""), c[i], base[i], added, added_share, added_min, added_max
+		else
+			printf "  %-36s %12.0f %8.2f%% %7.2f-%6.2f%%\n", what[c[i]], added,
+				100 * added_share, 100 * added_min, 100 * added_max
+		if (c[i] == "f")
+			watch_share = added_share
+	}
+	if (json)
+		printf "]"
+}
+
+# watch_target - the watch's goal: it adds at most 0.5 % of a handshake to
+# the module alone, met when the whole interval stays within it, MISSED
+# when none of it does
+function watch_target() {
+	if (added_cost("f", "b"))
+		target("(f) watch adds <= 0.5% of a handshake to (b)", added_share, 0.005,
+		       added_hi <= 0.005 ? "met" : added_lo > 0.005 ? "MISSED" : "unresolved",
+		       sprintf("%.2f%% [%.2f-%.2f%%]", 100 * added_share, 100 * added_lo, 100 * added_hi),
+		       added_lo, added_hi)
 }
 
 # memory_targets - the memory and report targets

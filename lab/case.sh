@@ -12,12 +12,14 @@
 # (teeprobe compare), and writes the plots. Results stay in $LAB_OUT.
 #
 # Environment: LAB_CONNECTIONS ("1000"), LAB_THREADS (10),
-# LAB_MODES ("soft hard-temp hard-reg"), TEESIM_PARAMS (none).
+# LAB_MODES ("soft hard-temp hard-reg"; on iTrustee hard-alloc and
+# hard-shared too), TEESIM_PARAMS (none), TZSIM_PARAMS (iTrustee: none).
 . "$(dirname "$0")/lab.sh"
 
 conns_list=${LAB_CONNECTIONS:-"1000"}
 threads=${LAB_THREADS:-10}
 modes=${LAB_MODES:-"soft hard-temp hard-reg"}
+[ "${TP_SECURE:-none}" = itrustee ] && modes=${LAB_MODES:-"soft hard-temp hard-reg hard-alloc hard-shared"}
 
 # snap FILE - CPU time, NET_RX softirqs and rx packets of the server's NIC
 snap() {
@@ -60,7 +62,15 @@ dur() {
 
 echo "teeprobe lab: the seed case on $(uname -r), $(nproc) CPUs"
 secure=${TP_SECURE:-none}
-if [ "$secure" = optee ]; then
+if [ "$secure" = itrustee ]; then
+	# iTrustee's real tzdriver over tzsim (TZSIM_PARAMS: its parameters)
+	lab_load $TZSIM_PARAMS || exit 1
+	printf 'secure side: tzsim under tzdriver %s:' "$(cat "$lab_top/build/modules/$TP_KERNEL/tzdriver/tzdriver-version" 2>/dev/null)"
+	for p in secure_threads ta_us ta_mode queue_slots switch_us; do
+		printf ' %s=%s' "$p" "$(cat /sys/module/tzsim/parameters/$p)"
+	done
+	printf '\n\n'
+elif [ "$secure" = optee ]; then
 	# A real secure world: OP-TEE's own, as the optee guest booted it
 	lab_load || exit 1
 	printf 'secure world: OP-TEE (%s), %s secure threads, lab TA (lab/ta)\n\n' \
@@ -69,7 +79,7 @@ if [ "$secure" = optee ]; then
 else
 	lab_load $TEESIM_PARAMS || { echo "lab: cannot load teesim" >&2; exit 1; }
 	printf 'teesim:'
-	for p in secure_threads switch_us invoke_us shm_us shm_cpu_us; do
+	for p in secure_threads switch_us invoke_us invoke_cpu_us shm_us shm_cpu_us driver_us unreg_pct; do
 		printf ' %s=%s' "$p" "$(cat /sys/module/teesim/parameters/$p)"
 	done
 	printf '\n\n'
@@ -78,8 +88,10 @@ fi
 # teeprobe's NET_RX figures, when its module was built for this kernel
 tp_ko=$LAB_MODULES/module/teeprobe.ko
 tp_dbg=/sys/kernel/debug/teeprobe
+tp_preset=
+[ "$secure" = itrustee ] && tp_preset=preset=tzdriver
 if [ -f "$tp_ko" ] && ! [ -d /sys/module/teeprobe ]; then
-	insmod "$tp_ko" || echo "lab: teeprobe did not load; its figures are left out" >&2
+	insmod "$tp_ko" $tp_preset || echo "lab: teeprobe did not load; its figures are left out" >&2
 fi
 
 # netrx_figures DIR - from teeprobe's snapshot in DIR: "share of inline
@@ -147,14 +159,17 @@ for conns in $conns_list; do
 			cat $tp_dbg/tee_probes >"$d/tee_probes"
 		fi
 		system_figures "$d/before.txt" "$d/after.txt" >"$d/system.txt"
-		printf 'mean handshake %s\n' "$(dur "$(json_mean "$d/client.json" handshake_us)")"
+		printf 'client handshake %s\n' "$(dur "$(json_mean "$d/client.json" handshake_us)")"
 	done
 done
 
 conns_max=${conns_list##* }
 echo
 echo "Host during the runs at $threads threads x $conns_max connections (server side):"
-printf '%-22s %12s %12s %12s\n' metric $modes
+# one column a mode (five on iTrustee)
+printf '%-22s' metric
+printf ' %12s' $modes
+echo
 for i in 1 2 3 4; do
 	case $i in
 	1) name="%system" ;; 2) name="%softirq" ;;
@@ -174,12 +189,28 @@ for mode in $modes; do
 	if [ "$secure" = optee ]; then
 		# OP-TEE's: callers that found every secure thread busy
 		printf ' %12s' "$(probe_col "$d" optee_cq_wait_for_completion 6)"
+	elif [ "$secure" = itrustee ]; then
+		printf ' %12s' "$(kv "$d/tzsim.txt" thread_waits)"
 	else
 		printf ' %12s' "$(kv "$d/teesim.txt" thread_waits)"
 	fi
 done
 echo
-if [ "$secure" = optee ]; then
+if [ "$secure" = itrustee ]; then
+	# per wait place and the set-up, as teeprobe's preset measures them
+	for row in "secure world ms:smc_req" "session lock ms:tc_ns_send_cmd" \
+		"queue full ms:occupy_free_smc_in_entry" "TA pending ms:smp_smc_send_func" \
+		"mailbox alloc ms:mailbox_alloc" "copy from CA ms:read_from_client" \
+		"pin pages ms:fill_shared_mem_info"; do
+		printf '%-22s' "${row%%:*}"
+		for mode in $modes; do
+			ns=$(awk -v s="${row#*:}" '{ b = $1; sub(/\..*/, "", b) } b == s { print $7 }' \
+				"$LAB_OUT/$mode-$conns_max/tee_probes" 2>/dev/null)
+			printf ' %12s' "$(( ${ns:-0} / 1000000 ))"
+		done
+		echo
+	done
+elif [ "$secure" = optee ]; then
 	printf '%-22s' "secure world ms"
 	for mode in $modes; do
 		ns=$(probe_col "$LAB_OUT/$mode-$conns_max" optee_smccc_smc 7)
@@ -208,7 +239,7 @@ echo " enable, which wait while a CPU is in the secure world with bottom halves"
 echo " off, and of runs deferred to ksoftirqd, which wait for the scheduler)"
 
 echo
-echo "Mean TCP+application handshake time as the client sees it (case table 5.2):"
+echo "Mean client handshake (TCP + application, as the client sees it; case table 5.2):"
 printf '%-30s %12s %16s %16s %10s\n' load soft "hard-temp" "hard-reg" "temp/reg"
 for conns in $conns_list; do
 	soft=$(json_mean "$LAB_OUT/soft-$conns/client.json" handshake_us)

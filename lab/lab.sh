@@ -41,8 +41,21 @@ LAB_OUT=${LAB_OUT:-/tmp/lab}
 LAB_PORT=${LAB_PORT:-7000}
 export lab_top LAB_MODULES HSBENCH TEECLIENT LAB_OUT LAB_PORT
 
-# lab_load - the TEE core, then teesim with "$@"
+# lab_load - the TEE core, then teesim with "$@"; on iTrustee
+# (TP_SECURE=itrustee) tzsim's parameters NAME=VALUE instead
 lab_load() {
+	if [ "${TP_SECURE:-none}" = itrustee ]; then
+		[ -c /dev/tc_ns_client ] && pgrep -x teecd >/dev/null || {
+			echo "lab: iTrustee is not up (no /dev/tc_ns_client or teecd)" >&2
+			return 1
+		}
+		local a
+		for a in "$@"; do
+			case $a in *=*) ;; *) echo "lab: $a: not NAME=VALUE" >&2; return 1 ;; esac
+			echo "${a#*=}" >"/sys/module/tzsim/parameters/${a%%=*}" || return 1
+		done
+		return 0
+	fi
 	if [ "${TP_SECURE:-none}" = optee ]; then
 		if [ $# -gt 0 ]; then
 			echo "lab: teesim parameters ($*) on a real secure world (OP-TEE)" >&2
@@ -65,7 +78,7 @@ lab_load() {
 }
 
 # lab_unload - remove teesim
-lab_unload() { [ "${TP_SECURE:-none}" = optee ] || rmmod teesim; }
+lab_unload() { case ${TP_SECURE:-none} in optee|itrustee) ;; *) rmmod teesim ;; esac; }
 
 # kv - value of the line "NAME value" in FILE
 kv() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
@@ -177,6 +190,7 @@ lab_run() {
 	mkdir -p "$dir"
 	rm -f "$dir/ready"
 	[ -w /sys/kernel/debug/teesim/reset ] && echo 1 >/sys/kernel/debug/teesim/reset
+	[ -w /sys/kernel/debug/tzsim/reset ] && echo 1 >/sys/kernel/debug/tzsim/reset
 	"$HSBENCH" server --listen "$TP_SERVER_ADDR:$LAB_PORT" --mode "$mode" \
 		--connections "$conns" --ready-file "$dir/ready" "$@" \
 		>"$dir/server.txt" 2>&1 &
@@ -203,6 +217,7 @@ lab_run() {
 	fi
 	wait $server
 	[ -r /sys/kernel/debug/teesim/stats ] && cat /sys/kernel/debug/teesim/stats >"$dir/teesim.txt"
+	[ -r /sys/kernel/debug/tzsim/stats ] && cat /sys/kernel/debug/tzsim/stats >"$dir/tzsim.txt"
 	return $rc
 }
 

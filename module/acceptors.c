@@ -6,9 +6,9 @@
  * the threads that take connections from it. Which link of the chain made
  * it wait depends on what those threads did meanwhile: sat in TEE calls,
  * waited for a CPU, ran the application's own code, or slept waiting for
- * work (then the queue was not the bottleneck). tcp.c marks every thread
- * it sees in accept(); a sched:sched_switch and a sched:sched_wakeup probe
- * report their state changes as teeprobe_acceptor_state events, and
+ * work (then the queue was not the bottleneck). tcp_server.c marks every
+ * thread it sees in accept(); a sched:sched_switch and a sched:sched_wakeup
+ * probe report their state changes as teeprobe_acceptor_state events, and
  * "teeprobe analyze" lays them over each connection's wait, beside the TEE
  * ioctl events of the same threads. The probes are attached while the
  * event is enabled, and only then: every context switch of the host would
@@ -35,7 +35,6 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
-#include "acceptors.h"
 #include "compat.h"
 #include "teeprobe.h"
 #include "trace.h"
@@ -177,21 +176,28 @@ static void acceptors_reset(void)
 	atomic_long_set(&acceptors_overflow, 0);
 }
 
-/* teeprobe_acceptors_show - the "# acceptors*" lines of tcp_stats */
-void teeprobe_acceptors_show(struct seq_file *m)
+/* acceptors_show - the "# acceptors*" lines the part adds to tcp_stats */
+static void acceptors_show(struct seq_file *m)
 {
-	seq_printf(m, "# acceptors %d\n", atomic_read(&acceptors_marked));
-	seq_printf(m, "# acceptors_max %u\n", TEEPROBE_ACCEPTORS);
-	seq_printf(m, "# acceptors_overflow %ld\n",
-		   atomic_long_read(&acceptors_overflow));
+	teeprobe_seq_key_u64(m, TEEPROBE_KEY_ACCEPTORS,
+			     atomic_read(&acceptors_marked));
+	teeprobe_seq_key_u64(m, TEEPROBE_KEY_ACCEPTORS_MAX, TEEPROBE_ACCEPTORS);
+	teeprobe_seq_key_u64(m, TEEPROBE_KEY_ACCEPTORS_OVERFLOW,
+			     atomic_long_read(&acceptors_overflow));
 }
 
-/* teeprobe_acceptors_init - nothing to attach until the event is enabled */
+static struct teeprobe_file acceptors_notes[] = {
+	{ .id = TEEPROBE_FILE_TCP_STATS, .show = acceptors_show },
+};
+
 static struct teeprobe_part acceptors_part = {
 	.name = "acceptors",
 	.reset = acceptors_reset,
+	.notes = acceptors_notes,
+	.nr_notes = ARRAY_SIZE(acceptors_notes),
 };
 
+/* teeprobe_acceptors_init - nothing to attach until the event is enabled */
 int teeprobe_acceptors_init(void)
 {
 	hooks_closing = false;

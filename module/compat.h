@@ -54,7 +54,7 @@
 #define TEEPROBE_SCHED_WAKEUP_PROTO	void *data, struct task_struct *p
 
 /*
- * TCP handshake hooks (tcp.c). Tracepoints are used where the kernel has
+ * TCP handshake hooks (tcp_server.c, tcp_client.c). Tracepoints are used where the kernel has
  * them; the request-socket steps have none in 6.1 or 6.12, so they are
  * entry hooks (fhook.h: ftrace, or kprobes where a module cannot read the
  * arguments from ftrace) on functions that exist, out of line, in both

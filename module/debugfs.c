@@ -1,23 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs.c - /sys/kernel/debug/teeprobe/: teeprobe's files.
- *
- *   version      (0400) module version and the kernel it was built for
- *   generation   (0400) this load of the module, and its resets
- *   reset        (0200) write "1" to zero every counter and histogram
- *   pid_filter   (0600) processes whose TEE calls are followed ("all", or
- *                       up to 8 pids); write pids, or 0 for all
- *   tee_probes   (0400) each probe of the TEE driver and its state
- *   tee_stats    (0400) TEE ioctls per CPU and command
- *   tee_hist     (0400) their latency histograms, a column per CPU
- *   tee_threads  (0400) threads by time spent in TEE ioctls
- *   netrx_stats  (0400) NET_RX softirq counters per CPU
- *   netrx_hist   (0400) NET_RX raise -> entry delay and run time histograms
- *   hooks        (0400) the kernel tracepoints teeprobe is attached to
- *   tcp_probes   (0400) each kprobe of the TCP part and its state
- *   tcp_stats    (0400) TCP handshake counters per CPU and port, the table
- *   tcp_phases   (0400) handshake phases per port: count, sum, max, p50, p99
- *   tcp_hist     (0400) handshake phase histograms per port, a column per CPU
+ * debugfs.c - /sys/kernel/debug/teeprobe/: teeprobe's files, named with
+ * their permissions in abi.h's TEEPROBE_FILES. This file makes the
+ * module's own (version, generation, reset, pid_filter, hooks, memory)
+ * and every part's, whose tables the parts show; a part's file ends with
+ * the lines other parts add to it, and its window length where it has
+ * windows.
  *
  * Documentation/debugfs.rst describes every format: one table per file,
  * a '#' line naming its columns, then its rows; every other line that
@@ -29,6 +17,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/threads.h>
@@ -38,6 +27,14 @@
 #include "teeprobe.h"
 
 static struct dentry *teeprobe_dir;
+
+/* create - file @id of the directory, read and written through @fops */
+static void create(unsigned int id, void *data,
+		   const struct file_operations *fops)
+{
+	debugfs_create_file(teeprobe_file_name(id), teeprobe_file_mode(id),
+			    teeprobe_dir, data, fops);
+}
 
 /* version_show - one line: "teeprobe VERSION kernel RELEASE" */
 static int version_show(struct seq_file *m, void *unused)
@@ -146,12 +143,20 @@ DEFINE_SHOW_ATTRIBUTE(name)
 TEEPROBE_SHOW(hooks, teeprobe_hooks_show);
 TEEPROBE_SHOW(memory, teeprobe_show_memory);
 
-/* part_file_show - a part's file: its show function */
+/*
+ * part_file_show - a part's file: its table, the other parts' lines, its
+ * window length
+ */
 static int part_file_show(struct seq_file *m, void *unused)
 {
 	const struct teeprobe_file *file = m->private;
 
 	file->show(m);
+	teeprobe_parts_show_notes(m, file->id);
+	if (file->window_ms)
+		teeprobe_seq_key_u64(m, TEEPROBE_KEY_WINDOW_MS,
+				     div64_u64(teeprobe_window_len_ns(),
+					       NSEC_PER_MSEC));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(part_file);
@@ -175,14 +180,12 @@ int teeprobe_debugfs_init(void)
 		       PTR_ERR(teeprobe_dir));
 		return PTR_ERR(teeprobe_dir);
 	}
-	debugfs_create_file("version", 0400, teeprobe_dir, NULL, &version_fops);
-	debugfs_create_file("generation", 0400, teeprobe_dir, NULL,
-			    &generation_fops);
-	debugfs_create_file("reset", 0200, teeprobe_dir, NULL, &reset_fops);
-	debugfs_create_file("pid_filter", 0600, teeprobe_dir, NULL,
-			    &pid_filter_fops);
-	debugfs_create_file("hooks", 0400, teeprobe_dir, NULL, &hooks_fops);
-	debugfs_create_file("memory", 0400, teeprobe_dir, NULL, &memory_fops);
+	create(TEEPROBE_FILE_VERSION, NULL, &version_fops);
+	create(TEEPROBE_FILE_GENERATION, NULL, &generation_fops);
+	create(TEEPROBE_FILE_RESET, NULL, &reset_fops);
+	create(TEEPROBE_FILE_PID_FILTER, NULL, &pid_filter_fops);
+	create(TEEPROBE_FILE_HOOKS, NULL, &hooks_fops);
+	create(TEEPROBE_FILE_MEMORY, NULL, &memory_fops);
 	teeprobe_parts_create_files(teeprobe_dir, &part_file_fops);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
+#include "abi.h"
 #include "compat.h"
 #include "fhook.h"
 
@@ -134,8 +135,10 @@ static unsigned long fhook_missed(struct teeprobe_fhook *h)
 /* teeprobe_fhook_show - the hook's line of tcp_probes */
 void teeprobe_fhook_show(struct seq_file *m, struct teeprobe_fhook *h)
 {
+	enum teeprobe_probe_state state = h->attached ? TEEPROBE_PROBE_ATTACHED :
+		h->error == -ENOENT ? TEEPROBE_PROBE_NOT_FOUND : TEEPROBE_PROBE_FAILED;
+
 	seq_printf(m, "%s %s %s %d %lu\n", h->symbol, fhook_type(),
-		   h->attached ? "attached" :
-		   h->error == -ENOENT ? "not-found" : "failed",
-		   h->error, h->attached ? fhook_missed(h) : 0UL);
+		   teeprobe_probe_state_name(state), h->error,
+		   h->attached ? fhook_missed(h) : 0UL);
 }

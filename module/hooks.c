@@ -132,7 +132,7 @@ void teeprobe_hooks_show(struct seq_file *m)
 {
 	unsigned int slot, i;
 
-	seq_puts(m, "# part tracepoint\n");
+	seq_puts(m, TEEPROBE_HEADER(TEEPROBE_NONE, TEEPROBE_HOOKS_COLS));
 	mutex_lock(&parts_lock);
 	for (slot = 0; slot < TEEPROBE_HOOK_PARTS; slot++) {
 		for (i = 0; i < parts[slot].n; i++) {

@@ -3,19 +3,18 @@
  * main.c - teeprobe.ko: measure the chain TEE ioctl blocking -> NET_RX
  * softirq starvation -> slow TCP handshakes.
  *
- * This file owns module load and unload; each part of the module has a
- * teeprobe_<part>_init()/_exit() pair called from here in order, and undone
- * in reverse order. The parts register with window.c, which flushes their
- * windows and resets them; debugfs.c, last, makes the parts' files.
+ * This file owns module load and unload: each part of the module has a
+ * teeprobe_<part>_init()/_exit() pair, called from one table in order and
+ * undone in reverse order, on a failed load as at unload (one way out).
+ * The parts register with window.c, which flushes their windows and
+ * resets them; debugfs.c, last, makes the parts' files.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/random.h>
 
-#define CREATE_TRACE_POINTS
-#include "trace.h"
-
+#include "kretprobe.h"
 #include "teeprobe.h"
 
 /*
@@ -25,69 +24,49 @@
  */
 u64 teeprobe_load_id;
 
-/*
- * teeprobe_event_reg - one of teeprobe's trace events is enabled (its
- * tracepoint gets its first probe): the module stays until it is disabled
- */
-int teeprobe_event_reg(void)
+/* The parts, in the order they come up; each goes down after those after it */
+static const struct {
+	int (*init)(void);
+	void (*exit)(void);
+} parts[] = {
+	{ teeprobe_window_init, teeprobe_window_exit },
+	{ teeprobe_kretprobes_init, teeprobe_kretprobes_exit },
+	{ teeprobe_tee_init, teeprobe_tee_exit },
+	{ teeprobe_netrx_init, teeprobe_netrx_exit },
+	{ teeprobe_acceptors_init, teeprobe_acceptors_exit },
+	{ teeprobe_tcp_init, teeprobe_tcp_exit },
+	{ teeprobe_debugfs_init, teeprobe_debugfs_exit },
+};
+
+/* parts_exit - take the first @n parts down, the last first */
+static void parts_exit(unsigned int n)
 {
-	return try_module_get(THIS_MODULE) ? 0 : -ENODEV;
+	while (n--)
+		parts[n].exit();
 }
 
-/* teeprobe_event_unreg - the event's last probe is gone */
-void teeprobe_event_unreg(void)
-{
-	module_put(THIS_MODULE);
-}
-
-/* teeprobe_init - bring up each part; unwind what was done on failure */
+/* teeprobe_init - bring up each part; take down what came up on failure */
 static int __init teeprobe_init(void)
 {
+	unsigned int i;
 	int ret;
 
 	teeprobe_load_id = get_random_u64() ?: 1;
-	teeprobe_window_init();
-	ret = teeprobe_tee_init();
-	if (ret)
-		goto out_window_exit;
-	ret = teeprobe_netrx_init();
-	if (ret)
-		goto out_tee_exit;
-	ret = teeprobe_acceptors_init();
-	if (ret)
-		goto out_netrx_exit;
-	ret = teeprobe_tcp_init();
-	if (ret)
-		goto out_acceptors_exit;
-	ret = teeprobe_debugfs_init();
-	if (ret)
-		goto out_tcp_exit;
-
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		ret = parts[i].init();
+		if (ret) {
+			parts_exit(i);
+			return ret;
+		}
+	}
 	pr_info("version %s loaded\n", TEEPROBE_VERSION);
 	return 0;
-
-out_tcp_exit:
-	teeprobe_tcp_exit();
-out_acceptors_exit:
-	teeprobe_acceptors_exit();
-out_netrx_exit:
-	teeprobe_netrx_exit();
-out_tee_exit:
-	teeprobe_tee_exit();
-out_window_exit:
-	teeprobe_window_exit();
-	return ret;
 }
 
-/* teeprobe_exit - tear down in the reverse order of teeprobe_init */
+/* teeprobe_exit - take every part down, in the reverse order of teeprobe_init */
 static void __exit teeprobe_exit(void)
 {
-	teeprobe_debugfs_exit();
-	teeprobe_tcp_exit();
-	teeprobe_acceptors_exit();
-	teeprobe_netrx_exit();
-	teeprobe_tee_exit();
-	teeprobe_window_exit();
+	parts_exit(ARRAY_SIZE(parts));
 	pr_info("unloaded\n");
 }
 

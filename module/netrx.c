@@ -14,7 +14,7 @@
  *     by ksoftirqd waited for the scheduler (a CPU busy with other tasks);
  *   - runs by ksoftirqd against runs at irq exit or bh enable;
  *   - the part of those delays during which a thread inside a TEE ioctl
- *     held the CPU (the TEE clock of tee.c), and the runs it touched:
+ *     held the CPU (the TEE clock of tee_calls.c), and the runs it touched:
  *     NET_RX held back by TEE calls, measured, for both kinds of run;
  *   - packets polled by napi, polls that used their whole budget, and runs
  *     that left work behind and raised NET_RX again (net_rx_action does so
@@ -53,17 +53,15 @@
 struct teeprobe_netrx_cpu {
 	struct teeprobe_netrx_counts total;	/* since load or reset */
 	/* raise -> entry: runs at irq exit or bh enable, runs by ksoftirqd */
-	struct teeprobe_hist inline_delay;
-	struct teeprobe_hist ksoftirqd_delay;
+	struct teeprobe_netrx_delays delay;
 	struct teeprobe_hist run;		/* entry -> exit */
 
 	struct teeprobe_window window;		/* the open window */
 	struct teeprobe_netrx_counts win;	/* its counters */
-	struct teeprobe_hist win_inline_delay;
-	struct teeprobe_hist win_ksoftirqd_delay;
+	struct teeprobe_netrx_delays win_delay;
 
 	u64 raise_ns;		/* first raise not yet served, 0 if none */
-	u64 raise_tee_ns;	/* the TEE clock (tee.c) at that raise */
+	u64 raise_tee_ns;	/* the TEE clock (tee_calls.c) at that raise */
 	u64 entry_ns;		/* NET_RX running since, 0 if not running */
 	s64 run_delay_ns;	/* raise -> entry of that run, -1 unknown */
 	u64 run_packets;
@@ -109,11 +107,9 @@ static noinline void netrx_close(struct teeprobe_netrx_cpu *st,
 				 const struct teeprobe_window *w)
 {
 	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
-				    &st->win, &st->win_inline_delay,
-				    &st->win_ksoftirqd_delay);
+				    &st->win, &st->win_delay);
 	memset(&st->win, 0, sizeof(st->win));
-	memset(&st->win_inline_delay, 0, sizeof(st->win_inline_delay));
-	memset(&st->win_ksoftirqd_delay, 0, sizeof(st->win_ksoftirqd_delay));
+	memset(&st->win_delay, 0, sizeof(st->win_delay));
 }
 
 /*
@@ -246,11 +242,11 @@ static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 		u64 delay = teeprobe_ns_delta(st->raise_ns, now);
 
 		if (st->run_ksoftirqd) {
-			teeprobe_hist_add(&st->ksoftirqd_delay, delay);
-			teeprobe_hist_add(&st->win_ksoftirqd_delay, delay);
+			teeprobe_hist_add(&st->delay.ksoftirqd_delay, delay);
+			teeprobe_hist_add(&st->win_delay.ksoftirqd_delay, delay);
 		} else {
-			teeprobe_hist_add(&st->inline_delay, delay);
-			teeprobe_hist_add(&st->win_inline_delay, delay);
+			teeprobe_hist_add(&st->delay.inline_delay, delay);
+			teeprobe_hist_add(&st->win_delay.inline_delay, delay);
 		}
 		/* The TEE's share of the wait: its clock ran meanwhile. */
 		tee = teeprobe_ns_delta(st->raise_tee_ns,
@@ -258,9 +254,9 @@ static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 		if (tee) {
 			tee = min(tee, delay);
 			st->total.tee_runs++;
-			st->total.tee_delay_ns += tee;
+			st->total.tee_delay_sum_ns += tee;
 			st->win.tee_runs++;
-			st->win.tee_delay_ns += tee;
+			st->win.tee_delay_sum_ns += tee;
 		}
 		st->run_delay_ns = delay;
 		st->raise_ns = 0;
@@ -418,92 +414,93 @@ static void netrx_reset_cpu(int cpu)
 	struct teeprobe_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
 
 	memset(&st->total, 0, sizeof(st->total));
-	memset(&st->inline_delay, 0, sizeof(st->inline_delay));
-	memset(&st->ksoftirqd_delay, 0, sizeof(st->ksoftirqd_delay));
+	memset(&st->delay, 0, sizeof(st->delay));
 	memset(&st->run, 0, sizeof(st->run));
 }
 
-/* counts_merge - add the counters of one CPU into @sum */
+/* counts_merge - add the counters and delays of one CPU into the sums */
 static void counts_merge(struct teeprobe_netrx_counts *sum,
-			 const struct teeprobe_netrx_counts *c)
+			 struct teeprobe_netrx_delays *sum_delay,
+			 const struct teeprobe_netrx_counts *c,
+			 const struct teeprobe_netrx_delays *d)
 {
-	sum->raises += c->raises;
-	sum->runs += c->runs;
-	sum->ksoftirqd_runs += c->ksoftirqd_runs;
-	sum->run_ns += c->run_ns;
-	sum->run_max_ns = max(sum->run_max_ns, c->run_max_ns);
-	sum->packets += c->packets;
-	sum->polls += c->polls;
-	sum->budget_full += c->budget_full;
-	sum->reraises += c->reraises;
-	sum->tee_runs += c->tee_runs;
-	sum->tee_delay_ns += c->tee_delay_ns;
+#define NETRX_MERGE(name, kind, ...) NETRX_MERGE_##kind(name)
+#define NETRX_MERGE_COUNT(name) sum->name += c->name;
+#define NETRX_MERGE_NS(name) sum->name += c->name;
+#define NETRX_MERGE_MAX(name) sum->name = max(sum->name, c->name);
+#define NETRX_MERGE_DELAY(name) teeprobe_hist_merge(&sum_delay->name, &d->name);
+	TEEPROBE_NETRX_STATS_COLS(NETRX_MERGE)
 }
 
-/* show_counts_line - one line of netrx_stats */
+/* show_counts_line - one line of netrx_stats, its columns abi.h's */
 static void show_counts_line(struct seq_file *m, const char *cpu,
 			     const struct teeprobe_netrx_counts *c,
-			     const struct teeprobe_hist *inl,
-			     const struct teeprobe_hist *ksd)
+			     const struct teeprobe_netrx_delays *d)
 {
-	seq_printf(m, "%s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
-		   cpu, c->raises, c->runs, c->ksoftirqd_runs, c->run_ns,
-		   c->run_max_ns, c->packets, c->polls, c->budget_full,
-		   c->reraises, inl->count, inl->sum, inl->max, ksd->count,
-		   ksd->sum, ksd->max, c->tee_runs, c->tee_delay_ns);
+#define NETRX_SHOW(name, kind, ...) NETRX_SHOW_##kind(name)
+#define NETRX_SHOW_COUNT(name) seq_printf(m, " %llu", c->name);
+#define NETRX_SHOW_NS(name) seq_printf(m, " %llu", c->name);
+#define NETRX_SHOW_MAX(name) seq_printf(m, " %llu", c->name);
+#define NETRX_SHOW_DELAY(name) \
+	seq_printf(m, " %llu %llu %llu", d->name.count, d->name.sum, d->name.max);
+	seq_puts(m, cpu);
+	TEEPROBE_NETRX_STATS_COLS(NETRX_SHOW)
+	seq_putc(m, '\n');
 }
 
 /* netrx_show_stats - netrx_stats: a line per CPU, then "all" */
 static void netrx_show_stats(struct seq_file *m)
 {
-	struct teeprobe_netrx_counts sum = {}, c;
-	struct teeprobe_hist *h;
+	struct teeprobe_netrx_counts sum = {};
+	struct teeprobe_netrx_delays *d;
 	char name[16];
 	int cpu;
 
-	/* [0] [1]: one CPU's delays; [2] [3]: their sums */
-	h = kcalloc(4, sizeof(*h), GFP_KERNEL);
-	if (!h) {
-		seq_puts(m, "# error ENOMEM\n");
+	/* [0]: one CPU's delays (a copy: they change meanwhile); [1]: sums */
+	d = kcalloc(2, sizeof(*d), GFP_KERNEL);
+	if (!d) {
+		teeprobe_seq_enomem(m);
 		return;
 	}
-	seq_puts(m, "# cpu raises runs ksoftirqd_runs run_ns run_max_ns packets polls budget_full reraises inline_delay_count inline_delay_sum_ns inline_delay_max_ns ksoftirqd_delay_count ksoftirqd_delay_sum_ns ksoftirqd_delay_max_ns tee_runs tee_delay_sum_ns\n");
+	seq_puts(m, TEEPROBE_HEADER(TEEPROBE_NETRX_STATS_KEYS,
+				    TEEPROBE_NETRX_STATS_COLS));
 	for_each_possible_cpu(cpu) {
 		struct teeprobe_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
+		struct teeprobe_netrx_counts c = st->total;
 
-		c = st->total;
-		h[0] = st->inline_delay;
-		h[1] = st->ksoftirqd_delay;
+		d[0] = st->delay;
 		snprintf(name, sizeof(name), "%d", cpu);
-		show_counts_line(m, name, &c, &h[0], &h[1]);
-		counts_merge(&sum, &c);
-		teeprobe_hist_merge(&h[2], &h[0]);
-		teeprobe_hist_merge(&h[3], &h[1]);
+		show_counts_line(m, name, &c, &d[0]);
+		counts_merge(&sum, &d[1], &c, &d[0]);
 	}
-	show_counts_line(m, "all", &sum, &h[2], &h[3]);
-	kfree(h);
-	seq_printf(m, "# window_ms %llu\n",
-		   div64_u64(teeprobe_window_len_ns(), NSEC_PER_MSEC));
+	show_counts_line(m, TEEPROBE_ALL, &sum, &d[1]);
+	kfree(d);
 }
 
-/* netrx_show_hist - netrx_hist: delays, then run times */
+/* netrx_show_hist - netrx_hist: the delays, then the run times */
 static void netrx_show_hist(struct seq_file *m)
 {
-	teeprobe_seq_hist_header(m, "hist");
-	teeprobe_seq_hist_rows(m, "inline_delay", netrx_cpu,
-			       offsetof(struct teeprobe_netrx_cpu, inline_delay));
-	teeprobe_seq_hist_rows(m, "ksoftirqd_delay", netrx_cpu,
-			       offsetof(struct teeprobe_netrx_cpu, ksoftirqd_delay));
-	teeprobe_seq_hist_rows(m, "run", netrx_cpu,
-			       offsetof(struct teeprobe_netrx_cpu, run));
+#define NETRX_HIST(name, kind, ...) NETRX_HIST_##kind(name)
+#define NETRX_HIST_COUNT(name)
+#define NETRX_HIST_NS(name)
+#define NETRX_HIST_MAX(name)
+#define NETRX_HIST_DELAY(name) \
+	teeprobe_seq_hist_rows(m, #name, netrx_cpu, \
+			       offsetof(struct teeprobe_netrx_cpu, delay.name));
+#define NETRX_HIST_HIST(name) \
+	teeprobe_seq_hist_rows(m, #name, netrx_cpu, \
+			       offsetof(struct teeprobe_netrx_cpu, name));
+	teeprobe_seq_hist_header(m, TEEPROBE_COLS_STR(TEEPROBE_NETRX_HIST_KEYS));
+	TEEPROBE_NETRX_HISTS(NETRX_HIST)
 	teeprobe_seq_hist_trailer(m);
 }
 
 /* ---- init and exit -------------------------------------------------------- */
 
 static struct teeprobe_file netrx_files[] = {
-	{ .name = "netrx_stats", .show = netrx_show_stats },
-	{ .name = "netrx_hist", .show = netrx_show_hist },
+	{ .id = TEEPROBE_FILE_NETRX_STATS, .show = netrx_show_stats,
+	  .window_ms = true },
+	{ .id = TEEPROBE_FILE_NETRX_HIST, .show = netrx_show_hist },
 };
 
 static struct teeprobe_part netrx_part = {

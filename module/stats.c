@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stats.c - per-CPU memory and debugfs lines shared by the parts of
- * teeprobe.ko: allocations counted for debugfs "memory", the lines of the
- * *_hist files (one column per CPU), a task's name as a field.
+ * teeprobe.ko: allocations counted for debugfs "memory", "# key value"
+ * lines, the lines of the *_hist files (one column per CPU), a task's name
+ * as a field.
  */
 #include <linux/atomic.h>
 #include <linux/bug.h>
@@ -59,21 +60,42 @@ void teeprobe_free_percpu_n(void __percpu **blocks, unsigned int n,
 /* teeprobe_show_memory - debugfs "memory": what teeprobe holds per CPU */
 void teeprobe_show_memory(struct seq_file *m)
 {
-	seq_printf(m, "percpu_bytes %ld\n", atomic_long_read(&percpu_bytes));
+	seq_printf(m, "%s %ld\n", teeprobe_key_name(TEEPROBE_KEY_PERCPU_BYTES),
+		   atomic_long_read(&percpu_bytes));
+}
+
+/* teeprobe_seq_key_u64 - a "# key value" line of a table's file */
+void teeprobe_seq_key_u64(struct seq_file *m, enum teeprobe_key key, u64 v)
+{
+	seq_printf(m, "# %s %llu\n", teeprobe_key_name(key), v);
+}
+
+/* teeprobe_seq_key_str - a "# key value" line whose value is a word */
+void teeprobe_seq_key_str(struct seq_file *m, enum teeprobe_key key,
+			  const char *v)
+{
+	seq_printf(m, "# %s %s\n", teeprobe_key_name(key), v);
+}
+
+/* teeprobe_seq_enomem - "# error ENOMEM": the table could not be made */
+void teeprobe_seq_enomem(struct seq_file *m)
+{
+	teeprobe_seq_key_str(m, TEEPROBE_KEY_ERROR, "ENOMEM");
 }
 
 /*
- * teeprobe_seq_hist_header - the header line of a *_hist file: "# "
- * @columns (what names a row), bucket_low_ns, a column per CPU, all
+ * teeprobe_seq_hist_header - the header line of a *_hist file: "#" @keys
+ * (what names a row, TEEPROBE_COLS_STR()), bucket_low_ns, a column per
+ * CPU, all
  */
-void teeprobe_seq_hist_header(struct seq_file *m, const char *columns)
+void teeprobe_seq_hist_header(struct seq_file *m, const char *keys)
 {
 	int cpu;
 
-	seq_printf(m, "# %s bucket_low_ns", columns);
+	seq_printf(m, "#%s " TEEPROBE_HIST_LOW_COL, keys);
 	for_each_possible_cpu(cpu)
-		seq_printf(m, " cpu%d", cpu);
-	seq_puts(m, " all\n");
+		seq_printf(m, " " TEEPROBE_HIST_CPU_COL "%d", cpu);
+	seq_puts(m, " " TEEPROBE_HIST_ALL_COL "\n");
 }
 
 /*
@@ -109,8 +131,9 @@ void teeprobe_seq_hist_rows(struct seq_file *m, const char *label,
 /* teeprobe_seq_hist_trailer - the layout lines every *_hist file ends with */
 void teeprobe_seq_hist_trailer(struct seq_file *m)
 {
-	seq_printf(m, "# hist_sub_bits %d\n", TEEPROBE_HIST_SUB_BITS);
-	seq_printf(m, "# hist_unit_shift %d\n", TEEPROBE_HIST_UNIT_SHIFT);
+	teeprobe_seq_key_u64(m, TEEPROBE_KEY_HIST_SUB_BITS, TEEPROBE_HIST_SUB_BITS);
+	teeprobe_seq_key_u64(m, TEEPROBE_KEY_HIST_UNIT_SHIFT,
+			     TEEPROBE_HIST_UNIT_SHIFT);
 }
 
 /*

@@ -3,8 +3,8 @@
  * tcp_client.c - the client side of a TCP handshake, per remote port:
  * sock:inet_sock_set_state SYN_SENT -> ESTABLISHED, and the whole
  * connect() call that waited for it (a kretprobe on inet_stream_connect).
- * A connecting socket is an entry of tcp.c's table, keyed by its socket;
- * tcp.c keeps the counters and the windows.
+ * A connecting socket is an entry of tcp_state.c's table, keyed by its
+ * socket; tcp_state.c keeps the counters and the windows.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -204,7 +204,7 @@ static struct teeprobe_hook client_hooks[] = {
 	{ .name = "inet_sock_set_state", .probe = inet_sock_set_state },
 };
 
-static struct teeprobe_tcp_probe client_probes[] = {
+static struct teeprobe_kretprobe client_probes[] = {
 	{ .symbol = TEEPROBE_TCP_INET_STREAM_CONNECT, .entry = connect_entry,
 	  .ret = connect_return, .data_size = sizeof(struct teeprobe_tcp_connect) },
 };

@@ -16,7 +16,7 @@
  * the send_synack hook pairs the SYN/ACK with it by the SYN's skb, which
  * tcp_conn_request passes on. Each handshake also carries its own
  * packets' waits for NET_RX (netrx.c): the SYN's and the final ACK's.
- * tcp.c keeps the counters, the table and the windows.
+ * tcp_state.c keeps the counters, the table and the windows.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -347,7 +347,7 @@ static struct teeprobe_hook server_hooks[] = {
 	{ .name = "tcp_retransmit_synack", .probe = retransmit_synack },
 };
 
-static struct teeprobe_tcp_probe server_probes[] = {
+static struct teeprobe_kretprobe server_probes[] = {
 	{ .symbol = TEEPROBE_TCP_INET_CSK_ACCEPT, .ret = accept_return },
 };
 

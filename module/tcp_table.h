@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tcp_table.h - the bounded table of TCP handshakes in flight, pure logic
- * shared by tcp.c and tested alone by KUnit.
+ * shared by the TCP part's files and tested alone by KUnit.
  *
  * Its memory is one array of buckets allocated once by the caller; nothing
  * is allocated afterwards, so a SYN flood cannot grow it. Each bucket has a
@@ -12,7 +12,7 @@
  * reclaimed once older than the table's timeout: by an insert that needs
  * their slot, and by teeprobe_tcp_table_expire().
  *
- * Keys are opaque non-zero numbers (tcp.c makes them from a socket's
+ * Keys are opaque non-zero numbers (tcp_part.h makes them from a socket's
  * address and a kind); they are never printed.
  */
 #ifndef TEEPROBE_TCP_TABLE_H

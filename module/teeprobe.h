@@ -12,6 +12,8 @@
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 
+#include "abi.h"
+
 #define TEEPROBE_VERSION "0.1.0"
 
 /*
@@ -53,10 +55,15 @@ static inline u64 teeprobe_window_len_ns(void)
 struct seq_file;
 struct teeprobe_window;
 
-/* A debugfs file of a part: /sys/kernel/debug/teeprobe/@name, 0400 */
+/*
+ * A debugfs file of a part, @id of abi.h's TEEPROBE_FILES (0400): its
+ * table by @show; then the lines the other parts add to it (their notes),
+ * then "# window_ms" when @window_ms
+ */
 struct teeprobe_file {
-	const char *name;
+	enum teeprobe_file_id id;
 	void (*show)(struct seq_file *m);
+	bool window_ms;
 };
 
 /*
@@ -80,16 +87,20 @@ struct teeprobe_part {
 	void (*reset)(void);
 	struct teeprobe_file *files;	/* debugfs */
 	unsigned int nr_files;
+	/* lines it adds to other parts' files (by id) */
+	struct teeprobe_file *notes;
+	unsigned int nr_notes;
 	struct list_head node;		/* window.c's list of parts */
 };
 
-void teeprobe_window_init(void);
+int teeprobe_window_init(void);
 void teeprobe_window_exit(void);
 void teeprobe_part_register(struct teeprobe_part *part);
 void teeprobe_part_unregister(struct teeprobe_part *part);
 struct dentry;
 void teeprobe_parts_create_files(struct dentry *dir,
 				 const struct file_operations *fops);
+void teeprobe_parts_show_notes(struct seq_file *m, enum teeprobe_file_id id);
 void teeprobe_reset_all(void);
 
 struct tracepoint;
@@ -101,8 +112,12 @@ void teeprobe_free_percpu_n(void __percpu **blocks, unsigned int n,
 			    size_t size);
 void teeprobe_show_memory(struct seq_file *m);
 
-/* stats.c: the *_hist files' lines */
-void teeprobe_seq_hist_header(struct seq_file *m, const char *columns);
+/* stats.c: "# key value" lines, and the *_hist files' lines */
+void teeprobe_seq_key_u64(struct seq_file *m, enum teeprobe_key key, u64 v);
+void teeprobe_seq_key_str(struct seq_file *m, enum teeprobe_key key,
+			  const char *v);
+void teeprobe_seq_enomem(struct seq_file *m);
+void teeprobe_seq_hist_header(struct seq_file *m, const char *keys);
 void teeprobe_seq_hist_rows(struct seq_file *m, const char *label,
 			    const void __percpu *base, size_t offset);
 void teeprobe_seq_hist_trailer(struct seq_file *m);
@@ -122,16 +137,22 @@ int teeprobe_hooks_attach(const char *part, struct teeprobe_hook *hooks,
 void teeprobe_hooks_detach(struct teeprobe_hook *hooks, unsigned int n);
 void teeprobe_hooks_show(struct seq_file *m);
 
+/* events.c: a teeprobe event is enabled, or its last user is gone */
+int teeprobe_event_reg(void);
+void teeprobe_event_unreg(void);
+
 /* tee.c: the TEE driver's ioctl path */
 #define TEEPROBE_MAX_PIDS	8
 int teeprobe_tee_init(void);
 void teeprobe_tee_exit(void);
-void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n);
-int teeprobe_tee_parse_pids(char *buf, pid_t *pids, unsigned int *n);
 #if IS_ENABLED(CONFIG_KUNIT)
 /* static without KUnit (VISIBLE_IF_KUNIT): module/tests/tee_kunit.c */
 bool teeprobe_symbol_list_valid(const char *s, unsigned int max_items);
 #endif
+
+/* tee_calls.c: the pid filter, and the TEE clock of this CPU */
+void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n);
+int teeprobe_tee_parse_pids(char *buf, pid_t *pids, unsigned int *n);
 void teeprobe_tee_show_pids(struct seq_file *m);
 u64 teeprobe_tee_clock_ns(u64 now);
 
@@ -140,7 +161,7 @@ int teeprobe_netrx_init(void);
 void teeprobe_netrx_exit(void);
 u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id);
 
-/* tcp.c: TCP handshake phases */
+/* tcp.c: TCP handshake phases (tcp_part.h: its files) */
 int teeprobe_tcp_init(void);
 void teeprobe_tcp_exit(void);
 
@@ -149,8 +170,8 @@ struct task_struct;
 int teeprobe_acceptors_init(void);
 void teeprobe_acceptors_exit(void);
 void teeprobe_acceptor_mark(struct task_struct *task);
-void teeprobe_acceptors_show(struct seq_file *m);
 
+/* debugfs.c: the directory and its files, made last */
 int teeprobe_debugfs_init(void);
 void teeprobe_debugfs_exit(void);
 

@@ -16,22 +16,119 @@
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 
+#include "abi.h"
 #include "hist.h"
-#include "acceptors.h"
 #include "netrx.h"
-#include "tcp.h"
+#include "tcp_counts.h"
 #include "tee_cmd.h"
 
 /*
  * Every event takes a reference on the module while anyone has it enabled
  * (any tracefs instance, perf, BPF): rmmod says "in use" until they are
  * off, instead of removing the events under a recording (a session whose
- * owner was killed, say). main.c has the pair.
+ * owner was killed, say). events.c has the pair; acceptors.c wraps it for
+ * its event, whose scheduler probes are attached while it is enabled.
  */
 #ifndef TEEPROBE_EVENT_REG_DECLARED
 #define TEEPROBE_EVENT_REG_DECLARED
 int teeprobe_event_reg(void);
 void teeprobe_event_unreg(void);
+int teeprobe_acceptors_event_reg(void);
+void teeprobe_acceptors_event_unreg(void);
+
+/*
+ * Each event's entry is abi.h's list of its fields: F(type, name) a
+ * field, A(type, name, length) an array. The window events' fields after
+ * their window are u64s from the lists of netrx_stats' columns (a DELAY
+ * as count, sum, p99 and max) and of the TCP counters and phases marked
+ * WIN; their printk's format and arguments come from the same lists (the
+ * arguments with no white space between them, as abi.h says).
+ */
+#define TEEPROBE_EV_FIELD(type, name) __field(type, name)
+#define TEEPROBE_EV_ARRAY(type, name, len) __array(type, name, len)
+#define TEEPROBE_EV_ENTRY(list) list(TEEPROBE_EV_FIELD, TEEPROBE_EV_ARRAY)
+#define TEEPROBE_EV_SET(type, name) __entry->name = name;
+#define TEEPROBE_EV_SKIP(type, name, len)
+#define TEEPROBE_EV_WINDOW_FMT "cpu=%d start_ns=%llu len_ns=%llu"
+#define TEEPROBE_EV_WINDOW_ARGS() __entry->cpu, __entry->start_ns, __entry->len_ns
+
+/* teeprobe_netrx_window's fields after its window */
+#define TEEPROBE_EV_NETRX(name, kind, ...) TEEPROBE_EV_NETRX_##kind(name)
+#define TEEPROBE_EV_NETRX_COUNT(name) __field(u64, name)
+#define TEEPROBE_EV_NETRX_NS(name) __field(u64, name)
+#define TEEPROBE_EV_NETRX_MAX(name) __field(u64, name)
+#define TEEPROBE_EV_NETRX_DELAY(name) \
+	__field(u64, name##_count) __field(u64, name##_sum_ns) \
+	__field(u64, name##_p99_ns) __field(u64, name##_max_ns)
+#define TEEPROBE_EV_NETRX_SET(name, kind, ...) TEEPROBE_EV_NETRX_SET_##kind(name)
+#define TEEPROBE_EV_NETRX_SET_COUNT(name) __entry->name = c->name;
+#define TEEPROBE_EV_NETRX_SET_NS(name) __entry->name = c->name;
+#define TEEPROBE_EV_NETRX_SET_MAX(name) __entry->name = c->name;
+#define TEEPROBE_EV_NETRX_SET_DELAY(name)				\
+	__entry->name##_count = d->name.count;				\
+	__entry->name##_sum_ns = d->name.sum;				\
+	__entry->name##_p99_ns = teeprobe_hist_percentile(&d->name, 99); \
+	__entry->name##_max_ns = d->name.max;
+#define TEEPROBE_EV_NETRX_FMT(name, kind, ...) TEEPROBE_EV_NETRX_FMT_##kind(name)
+#define TEEPROBE_EV_NETRX_FMT_COUNT(name) " " #name "=%llu"
+#define TEEPROBE_EV_NETRX_FMT_NS(name) " " #name "=%llu"
+#define TEEPROBE_EV_NETRX_FMT_MAX(name) " " #name "=%llu"
+#define TEEPROBE_EV_NETRX_FMT_DELAY(name) \
+	" " #name "_count=%llu " #name "_sum_ns=%llu " \
+	#name "_p99_ns=%llu " #name "_max_ns=%llu"
+#define TEEPROBE_EV_NETRX_ARG(name, kind, ...) TEEPROBE_EV_NETRX_ARG_##kind(name)
+#define TEEPROBE_EV_NETRX_ARG_COUNT(name) \
+	, __entry->name
+#define TEEPROBE_EV_NETRX_ARG_NS(name) \
+	, __entry->name
+#define TEEPROBE_EV_NETRX_ARG_MAX(name) \
+	, __entry->name
+#define TEEPROBE_EV_NETRX_ARG_DELAY(name) \
+	, __entry->name##_count, \
+	__entry->name##_sum_ns, __entry->name##_p99_ns, __entry->name##_max_ns
+
+/* teeprobe_tcp_window's fields after its window: counters, then phases */
+#define TEEPROBE_EV_TCPC(name, kind, metric, help, id, window) \
+	TEEPROBE_EV_TCPC_##window(name, id)
+#define TEEPROBE_EV_TCPC_WIN(name, id) __field(u64, name)
+#define TEEPROBE_EV_TCPC_NOWIN(name, id)
+#define TEEPROBE_EV_TCPC_SET(name, kind, metric, help, id, window) \
+	TEEPROBE_EV_TCPC_SET_##window(name, id)
+#define TEEPROBE_EV_TCPC_SET_WIN(name, id) \
+	__entry->name = teeprobe_tcp_window_count(c, TEEPROBE_TCP_##id);
+#define TEEPROBE_EV_TCPC_SET_NOWIN(name, id)
+#define TEEPROBE_EV_TCPC_FMT(name, kind, metric, help, id, window) \
+	TEEPROBE_EV_TCPC_FMT_##window(name)
+#define TEEPROBE_EV_TCPC_FMT_WIN(name) " " #name "=%llu"
+#define TEEPROBE_EV_TCPC_FMT_NOWIN(name)
+#define TEEPROBE_EV_TCPC_ARG(name, kind, metric, help, id, window) \
+	TEEPROBE_EV_TCPC_ARG_##window(name)
+#define TEEPROBE_EV_TCPC_ARG_WIN(name) \
+	, __entry->name
+#define TEEPROBE_EV_TCPC_ARG_NOWIN(name)
+#define TEEPROBE_EV_TCPP(id, name, window) TEEPROBE_EV_TCPP_##window(name)
+#define TEEPROBE_EV_TCPP_WIN(name) \
+	__field(u64, name##_count) __field(u64, name##_p50_ns) \
+	__field(u64, name##_p99_ns) __field(u64, name##_max_ns)
+#define TEEPROBE_EV_TCPP_NOWIN(name)
+#define TEEPROBE_EV_TCPP_SET(id, name, window) \
+	TEEPROBE_EV_TCPP_SET_##window(name, TEEPROBE_TCP_##id)
+#define TEEPROBE_EV_TCPP_SET_WIN(name, i)				\
+	__entry->name##_count = c->phase[i].count;			\
+	__entry->name##_p50_ns = teeprobe_hist_percentile(&c->phase[i], 50); \
+	__entry->name##_p99_ns = teeprobe_hist_percentile(&c->phase[i], 99); \
+	__entry->name##_max_ns = c->phase[i].max;
+#define TEEPROBE_EV_TCPP_SET_NOWIN(name, i)
+#define TEEPROBE_EV_TCPP_FMT(id, name, window) TEEPROBE_EV_TCPP_FMT_##window(name)
+#define TEEPROBE_EV_TCPP_FMT_WIN(name) \
+	" " #name "_count=%llu " #name "_p50_ns=%llu " \
+	#name "_p99_ns=%llu " #name "_max_ns=%llu"
+#define TEEPROBE_EV_TCPP_FMT_NOWIN(name)
+#define TEEPROBE_EV_TCPP_ARG(id, name, window) TEEPROBE_EV_TCPP_ARG_##window(name)
+#define TEEPROBE_EV_TCPP_ARG_WIN(name) \
+	, __entry->name##_count, \
+	__entry->name##_p50_ns, __entry->name##_p99_ns, __entry->name##_max_ns
+#define TEEPROBE_EV_TCPP_ARG_NOWIN(name)
 #endif
 
 /* Tell user space (libtraceevent) the values of the command names. */
@@ -57,13 +154,9 @@ TRACE_EVENT_FN(teeprobe_reset,
 
 	TP_ARGS(generation),
 
-	TP_STRUCT__entry(
-		__field(unsigned int, generation)
-	),
+	TP_STRUCT__entry(TEEPROBE_EV_ENTRY(TEEPROBE_EV_RESET)),
 
-	TP_fast_assign(
-		__entry->generation = generation;
-	),
+	TP_fast_assign(TEEPROBE_EV_RESET(TEEPROBE_EV_SET, TEEPROBE_EV_SKIP)),
 
 	TP_printk("generation=%u", __entry->generation),
 
@@ -80,15 +173,9 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_enter,
 
 	TP_ARGS(cmd, raw_cmd),
 
-	TP_STRUCT__entry(
-		__field(unsigned int, cmd)
-		__field(unsigned int, raw_cmd)
-	),
+	TP_STRUCT__entry(TEEPROBE_EV_ENTRY(TEEPROBE_EV_TEE_IOCTL_ENTER)),
 
-	TP_fast_assign(
-		__entry->cmd = cmd;
-		__entry->raw_cmd = raw_cmd;
-	),
+	TP_fast_assign(TEEPROBE_EV_TEE_IOCTL_ENTER(TEEPROBE_EV_SET, TEEPROBE_EV_SKIP)),
 
 	TP_printk("cmd=%s raw_cmd=0x%x", show_tee_cmd(__entry->cmd),
 		  __entry->raw_cmd),
@@ -101,41 +188,32 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_enter,
  * @duration_ns: time inside the ioctl; @offcpu_ns: the part of it the thread
  * was blocked (asleep); @runq_ns: the part it was preempted and waiting for
  * a CPU; @queue_wait_ns: the part spent waiting for a free secure thread
- * (where the driver shows it); @ret: the ioctl's return value. @comm is
- * the calling thread's name, carried by the event itself: trace-cmd's
- * saved_cmdlines keep 128 names and drop a busy host's callers.
+ * (where the driver shows it); @secure_ns: the part inside the driver's
+ * entries into the secure world (TEEPROBE_ROLE_SECURE probes: on a CPU for
+ * OP-TEE's SMCs; 0 where no such probe is attached); @ret: the ioctl's
+ * return value. @comm is the calling thread's name, carried by the event
+ * itself: trace-cmd's saved_cmdlines keep 128 names and drop a busy host's
+ * callers.
  */
 TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
 
 	TP_PROTO(unsigned int cmd, u64 duration_ns, u64 offcpu_ns, u64 runq_ns,
-		 u64 queue_wait_ns, long ret),
+		 u64 queue_wait_ns, u64 secure_ns, long ret),
 
-	TP_ARGS(cmd, duration_ns, offcpu_ns, runq_ns, queue_wait_ns, ret),
+	TP_ARGS(cmd, duration_ns, offcpu_ns, runq_ns, queue_wait_ns, secure_ns,
+		ret),
 
-	TP_STRUCT__entry(
-		__field(unsigned int, cmd)
-		__field(u64, duration_ns)
-		__field(u64, offcpu_ns)
-		__field(u64, runq_ns)
-		__field(u64, queue_wait_ns)
-		__field(long, ret)
-		__array(char, comm, TASK_COMM_LEN)
-	),
+	TP_STRUCT__entry(TEEPROBE_EV_ENTRY(TEEPROBE_EV_TEE_IOCTL_EXIT)),
 
 	TP_fast_assign(
-		__entry->cmd = cmd;
-		__entry->duration_ns = duration_ns;
-		__entry->offcpu_ns = offcpu_ns;
-		__entry->runq_ns = runq_ns;
-		__entry->queue_wait_ns = queue_wait_ns;
-		__entry->ret = ret;
+		TEEPROBE_EV_TEE_IOCTL_EXIT(TEEPROBE_EV_SET, TEEPROBE_EV_SKIP)
 		memcpy(__entry->comm, current->comm, TASK_COMM_LEN);
 	),
 
-	TP_printk("cmd=%s duration_ns=%llu offcpu_ns=%llu runq_ns=%llu queue_wait_ns=%llu ret=%ld",
+	TP_printk("cmd=%s duration_ns=%llu offcpu_ns=%llu runq_ns=%llu queue_wait_ns=%llu secure_ns=%llu ret=%ld",
 		  show_tee_cmd(__entry->cmd), __entry->duration_ns,
 		  __entry->offcpu_ns, __entry->runq_ns, __entry->queue_wait_ns,
-		  __entry->ret),
+		  __entry->secure_ns, __entry->ret),
 
 	teeprobe_event_reg, teeprobe_event_unreg
 );
@@ -156,75 +234,23 @@ TRACE_EVENT_FN(teeprobe_netrx_window,
 
 	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
 		 const struct teeprobe_netrx_counts *c,
-		 const struct teeprobe_hist *inline_delay,
-		 const struct teeprobe_hist *ksoftirqd_delay),
+		 const struct teeprobe_netrx_delays *d),
 
-	TP_ARGS(cpu, start_ns, len_ns, c, inline_delay, ksoftirqd_delay),
+	TP_ARGS(cpu, start_ns, len_ns, c, d),
 
 	TP_STRUCT__entry(
-		__field(int, cpu)
-		__field(u64, start_ns)
-		__field(u64, len_ns)
-		__field(u64, raises)
-		__field(u64, runs)
-		__field(u64, ksoftirqd_runs)
-		__field(u64, run_ns)
-		__field(u64, run_max_ns)
-		__field(u64, packets)
-		__field(u64, polls)
-		__field(u64, budget_full)
-		__field(u64, reraises)
-		__field(u64, inline_delay_count)
-		__field(u64, inline_delay_sum_ns)
-		__field(u64, inline_delay_p99_ns)
-		__field(u64, inline_delay_max_ns)
-		__field(u64, ksoftirqd_delay_count)
-		__field(u64, ksoftirqd_delay_sum_ns)
-		__field(u64, ksoftirqd_delay_p99_ns)
-		__field(u64, ksoftirqd_delay_max_ns)
-		__field(u64, tee_runs)
-		__field(u64, tee_delay_sum_ns)
+		TEEPROBE_EV_ENTRY(TEEPROBE_EV_WINDOW)
+		TEEPROBE_NETRX_STATS_COLS(TEEPROBE_EV_NETRX)
 	),
 
 	TP_fast_assign(
-		__entry->cpu = cpu;
-		__entry->start_ns = start_ns;
-		__entry->len_ns = len_ns;
-		__entry->raises = c->raises;
-		__entry->runs = c->runs;
-		__entry->ksoftirqd_runs = c->ksoftirqd_runs;
-		__entry->run_ns = c->run_ns;
-		__entry->run_max_ns = c->run_max_ns;
-		__entry->packets = c->packets;
-		__entry->polls = c->polls;
-		__entry->budget_full = c->budget_full;
-		__entry->reraises = c->reraises;
-		__entry->inline_delay_count = inline_delay->count;
-		__entry->inline_delay_sum_ns = inline_delay->sum;
-		__entry->inline_delay_p99_ns =
-			teeprobe_hist_percentile(inline_delay, 99);
-		__entry->inline_delay_max_ns = inline_delay->max;
-		__entry->ksoftirqd_delay_count = ksoftirqd_delay->count;
-		__entry->ksoftirqd_delay_sum_ns = ksoftirqd_delay->sum;
-		__entry->ksoftirqd_delay_p99_ns =
-			teeprobe_hist_percentile(ksoftirqd_delay, 99);
-		__entry->ksoftirqd_delay_max_ns = ksoftirqd_delay->max;
-		__entry->tee_runs = c->tee_runs;
-		__entry->tee_delay_sum_ns = c->tee_delay_ns;
+		TEEPROBE_EV_WINDOW(TEEPROBE_EV_SET, TEEPROBE_EV_SKIP)
+		TEEPROBE_NETRX_STATS_COLS(TEEPROBE_EV_NETRX_SET)
 	),
 
-	TP_printk("cpu=%d start_ns=%llu len_ns=%llu raises=%llu runs=%llu ksoftirqd_runs=%llu run_ns=%llu run_max_ns=%llu packets=%llu polls=%llu budget_full=%llu reraises=%llu inline_delay_count=%llu inline_delay_sum_ns=%llu inline_delay_p99_ns=%llu inline_delay_max_ns=%llu ksoftirqd_delay_count=%llu ksoftirqd_delay_sum_ns=%llu ksoftirqd_delay_p99_ns=%llu ksoftirqd_delay_max_ns=%llu tee_runs=%llu tee_delay_sum_ns=%llu",
-		  __entry->cpu, __entry->start_ns, __entry->len_ns,
-		  __entry->raises, __entry->runs, __entry->ksoftirqd_runs,
-		  __entry->run_ns, __entry->run_max_ns, __entry->packets,
-		  __entry->polls, __entry->budget_full, __entry->reraises,
-		  __entry->inline_delay_count, __entry->inline_delay_sum_ns,
-		  __entry->inline_delay_p99_ns, __entry->inline_delay_max_ns,
-		  __entry->ksoftirqd_delay_count,
-		  __entry->ksoftirqd_delay_sum_ns,
-		  __entry->ksoftirqd_delay_p99_ns,
-		  __entry->ksoftirqd_delay_max_ns, __entry->tee_runs,
-		  __entry->tee_delay_sum_ns),
+	TP_printk(TEEPROBE_EV_WINDOW_FMT
+		  TEEPROBE_NETRX_STATS_COLS(TEEPROBE_EV_NETRX_FMT),
+		  TEEPROBE_EV_WINDOW_ARGS()TEEPROBE_NETRX_STATS_COLS(TEEPROBE_EV_NETRX_ARG)),
 
 	teeprobe_event_reg, teeprobe_event_unreg
 );
@@ -243,21 +269,9 @@ TRACE_EVENT_FN(teeprobe_netrx_run,
 
 	TP_ARGS(delay_ns, run_ns, packets, ksoftirqd, reraised),
 
-	TP_STRUCT__entry(
-		__field(s64, delay_ns)
-		__field(u64, run_ns)
-		__field(u64, packets)
-		__field(u8, ksoftirqd)
-		__field(u8, reraised)
-	),
+	TP_STRUCT__entry(TEEPROBE_EV_ENTRY(TEEPROBE_EV_NETRX_RUN)),
 
-	TP_fast_assign(
-		__entry->delay_ns = delay_ns;
-		__entry->run_ns = run_ns;
-		__entry->packets = packets;
-		__entry->ksoftirqd = ksoftirqd;
-		__entry->reraised = reraised;
-	),
+	TP_fast_assign(TEEPROBE_EV_NETRX_RUN(TEEPROBE_EV_SET, TEEPROBE_EV_SKIP)),
 
 	TP_printk("delay_ns=%lld run_ns=%llu packets=%llu ksoftirqd=%u reraised=%u",
 		  __entry->delay_ns, __entry->run_ns, __entry->packets,
@@ -298,26 +312,7 @@ TRACE_EVENT_FN(teeprobe_tcp_handshake,
 		connect_ns, connect_call_ns, synack_retrans, syn_wait_ns,
 		ack_wait_ns),
 
-	TP_STRUCT__entry(
-		__field(u8, side)
-		__field(u16, family)
-		__field(u16, sport)
-		__field(u16, dport)
-		__array(u8, saddr, 4)
-		__array(u8, daddr, 4)
-		__array(u8, saddr_v6, 16)
-		__array(u8, daddr_v6, 16)
-		__array(u8, saddr_sa, sizeof(struct sockaddr_in6))
-		__array(u8, daddr_sa, sizeof(struct sockaddr_in6))
-		__field(u64, syn_to_synack_ns)
-		__field(u64, synack_to_ack_ns)
-		__field(u64, ack_to_accept_ns)
-		__field(u64, connect_ns)
-		__field(u64, connect_call_ns)
-		__field(u32, synack_retrans)
-		__field(u32, syn_wait_ns)
-		__field(u32, ack_wait_ns)
-	),
+	TP_STRUCT__entry(TEEPROBE_EV_ENTRY(TEEPROBE_EV_TCP_HANDSHAKE)),
 
 	TP_fast_assign(
 		__entry->side = side;
@@ -379,15 +374,9 @@ TRACE_EVENT_FN(teeprobe_acceptor_state,
 
 	TP_ARGS(tid, state),
 
-	TP_STRUCT__entry(
-		__field(pid_t, tid)
-		__field(u8, state)
-	),
+	TP_STRUCT__entry(TEEPROBE_EV_ENTRY(TEEPROBE_EV_ACCEPTOR_STATE)),
 
-	TP_fast_assign(
-		__entry->tid = tid;
-		__entry->state = state;
-	),
+	TP_fast_assign(TEEPROBE_EV_ACCEPTOR_STATE(TEEPROBE_EV_SET, TEEPROBE_EV_SKIP)),
 
 	TP_printk("tid=%d state=%s", __entry->tid,
 		  show_acceptor_state(__entry->state)),
@@ -402,14 +391,6 @@ TRACE_EVENT_FN(teeprobe_acceptor_state,
  * in tcp_stats; per phase the count, p50 and p99 (placed within their
  * log-linear bucket, hist.h) and the largest value.
  */
-#define TEEPROBE_TCP_PHASE_ASSIGN(p, i)					\
-	do {								\
-		__entry->p##_count = c->phase[i].count;			\
-		__entry->p##_p50_ns = teeprobe_hist_percentile(&c->phase[i], 50); \
-		__entry->p##_p99_ns = teeprobe_hist_percentile(&c->phase[i], 99); \
-		__entry->p##_max_ns = c->phase[i].max;			\
-	} while (0)
-
 TRACE_EVENT_FN(teeprobe_tcp_window,
 
 	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
@@ -418,79 +399,21 @@ TRACE_EVENT_FN(teeprobe_tcp_window,
 	TP_ARGS(cpu, start_ns, len_ns, c),
 
 	TP_STRUCT__entry(
-		__field(int, cpu)
-		__field(u64, start_ns)
-		__field(u64, len_ns)
-		__field(u64, syns)
-		__field(u64, synacks)
-		__field(u64, syn_drops)
-		__field(u64, listen_overflows)
-		__field(u64, synack_retrans)
-		__field(u64, req_drops)
-		__field(u64, accepted)
-		__field(u64, untracked)
-		__field(u64, connected)
-		__field(u64, connect_failed)
-		__field(u64, syn_synack_count)
-		__field(u64, syn_synack_p50_ns)
-		__field(u64, syn_synack_p99_ns)
-		__field(u64, syn_synack_max_ns)
-		__field(u64, synack_ack_count)
-		__field(u64, synack_ack_p50_ns)
-		__field(u64, synack_ack_p99_ns)
-		__field(u64, synack_ack_max_ns)
-		__field(u64, ack_accept_count)
-		__field(u64, ack_accept_p50_ns)
-		__field(u64, ack_accept_p99_ns)
-		__field(u64, ack_accept_max_ns)
-		__field(u64, connect_count)
-		__field(u64, connect_p50_ns)
-		__field(u64, connect_p99_ns)
-		__field(u64, connect_max_ns)
-		__field(u64, connect_call_count)
-		__field(u64, connect_call_p50_ns)
-		__field(u64, connect_call_p99_ns)
-		__field(u64, connect_call_max_ns)
+		TEEPROBE_EV_ENTRY(TEEPROBE_EV_WINDOW)
+		TEEPROBE_TCP_COUNTER_LIST(TEEPROBE_EV_TCPC)
+		TEEPROBE_TCP_PHASE_LIST(TEEPROBE_EV_TCPP)
 	),
 
 	TP_fast_assign(
-		__entry->cpu = cpu;
-		__entry->start_ns = start_ns;
-		__entry->len_ns = len_ns;
-		__entry->syns = c->count[TEEPROBE_TCP_SYNS];
-		__entry->synacks = c->count[TEEPROBE_TCP_SYNACKS];
-		__entry->syn_drops = c->count[TEEPROBE_TCP_SYN_DROPS];
-		__entry->listen_overflows = c->count[TEEPROBE_TCP_LISTEN_OVERFLOWS];
-		__entry->synack_retrans = c->count[TEEPROBE_TCP_SYNACK_RETRANS];
-		__entry->req_drops = c->count[TEEPROBE_TCP_REQ_DROPS];
-		__entry->accepted = c->count[TEEPROBE_TCP_ACCEPTED];
-		__entry->untracked = c->count[TEEPROBE_TCP_UNTRACKED] +
-				     c->count[TEEPROBE_TCP_CONNECT_UNTRACKED];
-		__entry->connected = c->count[TEEPROBE_TCP_CONNECTED];
-		__entry->connect_failed = c->count[TEEPROBE_TCP_CONNECT_FAILED];
-		TEEPROBE_TCP_PHASE_ASSIGN(syn_synack, TEEPROBE_TCP_SYN_SYNACK);
-		TEEPROBE_TCP_PHASE_ASSIGN(synack_ack, TEEPROBE_TCP_SYNACK_ACK);
-		TEEPROBE_TCP_PHASE_ASSIGN(ack_accept, TEEPROBE_TCP_ACK_ACCEPT);
-		TEEPROBE_TCP_PHASE_ASSIGN(connect, TEEPROBE_TCP_CONNECT);
-		TEEPROBE_TCP_PHASE_ASSIGN(connect_call, TEEPROBE_TCP_CONNECT_CALL);
+		TEEPROBE_EV_WINDOW(TEEPROBE_EV_SET, TEEPROBE_EV_SKIP)
+		TEEPROBE_TCP_COUNTER_LIST(TEEPROBE_EV_TCPC_SET)
+		TEEPROBE_TCP_PHASE_LIST(TEEPROBE_EV_TCPP_SET)
 	),
 
-	TP_printk("cpu=%d start_ns=%llu len_ns=%llu syns=%llu synacks=%llu syn_drops=%llu listen_overflows=%llu synack_retrans=%llu req_drops=%llu accepted=%llu untracked=%llu connected=%llu connect_failed=%llu syn_synack_count=%llu syn_synack_p50_ns=%llu syn_synack_p99_ns=%llu syn_synack_max_ns=%llu synack_ack_count=%llu synack_ack_p50_ns=%llu synack_ack_p99_ns=%llu synack_ack_max_ns=%llu ack_accept_count=%llu ack_accept_p50_ns=%llu ack_accept_p99_ns=%llu ack_accept_max_ns=%llu connect_count=%llu connect_p50_ns=%llu connect_p99_ns=%llu connect_max_ns=%llu connect_call_count=%llu connect_call_p50_ns=%llu connect_call_p99_ns=%llu connect_call_max_ns=%llu",
-		  __entry->cpu, __entry->start_ns, __entry->len_ns,
-		  __entry->syns, __entry->synacks, __entry->syn_drops,
-		  __entry->listen_overflows, __entry->synack_retrans,
-		  __entry->req_drops, __entry->accepted, __entry->untracked,
-		  __entry->connected, __entry->connect_failed,
-		  __entry->syn_synack_count, __entry->syn_synack_p50_ns,
-		  __entry->syn_synack_p99_ns, __entry->syn_synack_max_ns,
-		  __entry->synack_ack_count, __entry->synack_ack_p50_ns,
-		  __entry->synack_ack_p99_ns, __entry->synack_ack_max_ns,
-		  __entry->ack_accept_count, __entry->ack_accept_p50_ns,
-		  __entry->ack_accept_p99_ns, __entry->ack_accept_max_ns,
-		  __entry->connect_count, __entry->connect_p50_ns,
-		  __entry->connect_p99_ns, __entry->connect_max_ns,
-		  __entry->connect_call_count, __entry->connect_call_p50_ns,
-		  __entry->connect_call_p99_ns, __entry->connect_call_max_ns),
+	TP_printk(TEEPROBE_EV_WINDOW_FMT
+		  TEEPROBE_TCP_COUNTER_LIST(TEEPROBE_EV_TCPC_FMT)
+		  TEEPROBE_TCP_PHASE_LIST(TEEPROBE_EV_TCPP_FMT),
+		  TEEPROBE_EV_WINDOW_ARGS()TEEPROBE_TCP_COUNTER_LIST(TEEPROBE_EV_TCPC_ARG)TEEPROBE_TCP_PHASE_LIST(TEEPROBE_EV_TCPP_ARG)),
 
 	teeprobe_event_reg, teeprobe_event_unreg
 );

@@ -7,7 +7,8 @@
  * struct teeprobe_part and registers it once its data is allocated. One
  * delayed work closes the windows of quiet CPUs for every part and runs
  * the parts' periodic passes; a reset walks the parts; debugfs.c creates
- * the parts' files. The window_ms parameter lives here too.
+ * the parts' files, and shows in each the lines other parts add to it.
+ * The window_ms parameter lives here too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -190,8 +191,26 @@ void teeprobe_parts_create_files(struct dentry *dir,
 	mutex_lock(&parts_lock);
 	list_for_each_entry(part, &parts, node)
 		for (i = 0; i < part->nr_files; i++)
-			debugfs_create_file(part->files[i].name, 0400, dir,
-					    &part->files[i], fops);
+			debugfs_create_file(teeprobe_file_name(part->files[i].id),
+					    0400, dir, &part->files[i], fops);
+	mutex_unlock(&parts_lock);
+}
+
+/*
+ * teeprobe_parts_show_notes - the lines the parts add to file @id (the
+ * acceptors' to tcp_stats, say), in the parts' order: the file's owner
+ * shows them without knowing who adds them
+ */
+void teeprobe_parts_show_notes(struct seq_file *m, enum teeprobe_file_id id)
+{
+	struct teeprobe_part *part;
+	unsigned int i;
+
+	mutex_lock(&parts_lock);
+	list_for_each_entry(part, &parts, node)
+		for (i = 0; i < part->nr_notes; i++)
+			if (part->notes[i].id == id)
+				part->notes[i].show(m);
 	mutex_unlock(&parts_lock);
 }
 
@@ -249,11 +268,12 @@ void teeprobe_reset_all(void)
 }
 
 /* teeprobe_window_init - start the windows' work, before any part */
-void teeprobe_window_init(void)
+int teeprobe_window_init(void)
 {
 	INIT_DELAYED_WORK(&windows_work, windows_work_fn);
 	schedule_delayed_work(&windows_work,
 			      nsecs_to_jiffies(teeprobe_window_len_ns()));
+	return 0;
 }
 
 /* teeprobe_window_exit - stop it, after every part has unregistered */

@@ -15,7 +15,11 @@
 #   optee the same arm64 kernel and root booted through Trusted Firmware-A
 #         and OP-TEE, a real secure world (scripts/optee-world): its own
 #         tee.ko and optee.ko drive it, tee-supplicant runs
-# An arm64 id sets KSECURE too: none, or optee.
+#   itrustee  the same arm64 kernel with iTrustee's real tzdriver (the
+#         newest tree) over tzsim, the lab's simulated iTrustee secure
+#         side (scripts/tzdriver), teecd and libteec (scripts/itrustee-world)
+# An arm64 id sets KSECURE too: none, optee or itrustee; itrustee sets
+# KTZ, the tzdriver version (newest or 1.0.0).
 # kernel_resolve ID sets KVER, VMLINUZ, KDIR, KFLAVOR (stock or lab), KARCH
 # (x86_64 or arm64) and, for a foreign architecture, KROOT (the guest's root
 # file system, the builds' sysroot). A kernel of another Debian release
@@ -24,7 +28,7 @@
 # own unpacked images too) and, when it has no CONFIG_TEE, KTEESRC (its TEE
 # core's sources).
 
-KERNEL_IDS="5.10 6.1 6.12 newest lab 6.1-arm64 optee"
+KERNEL_IDS="5.10 6.1 6.12 newest lab 6.1-arm64 optee itrustee"
 
 # newest_headers - the newest kernel release matching a regex whose headers
 # are installed (/lib/modules/KVER/build)
@@ -43,7 +47,7 @@ newest_headers() {
 kernel_resolve() {
 	local top
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	KARCH= KROOT= KSECURE=none KCHROOT= KMODROOT= KTEESRC=
+	KARCH= KROOT= KSECURE=none KTZ= KCHROOT= KMODROOT= KTEESRC=
 	case "$1" in
 	5.10|newest)
 		local world
@@ -76,7 +80,7 @@ kernel_resolve() {
 		fi
 		KFLAVOR=stock
 		;;
-	6.1-arm64|optee)
+	6.1-arm64|optee|itrustee)
 		local world
 		world=$("$top/scripts/arm64-root") || die "no arm64 guest world"
 		KVER=$(cat "$world/kver")
@@ -86,6 +90,7 @@ kernel_resolve() {
 		KFLAVOR=stock
 		KARCH=arm64
 		[ "$1" = optee ] && KSECURE=optee
+		[ "$1" = itrustee ] && KSECURE=itrustee KTZ=newest
 		;;
 	lab)
 		KDIR=$("$top/scripts/lab-kernel") || die "no lab kernel"
@@ -98,5 +103,5 @@ kernel_resolve() {
 		;;
 	esac
 	KARCH=${KARCH:-x86_64}
-	export KVER VMLINUZ KDIR KFLAVOR KARCH KROOT KSECURE KCHROOT KMODROOT KTEESRC
+	export KVER VMLINUZ KDIR KFLAVOR KARCH KROOT KSECURE KTZ KCHROOT KMODROOT KTEESRC
 }

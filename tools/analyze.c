@@ -23,7 +23,7 @@
 #include "record.h"
 #include "session.h"
 #include "series.h"
-#include "stats.h"
+#include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
 #include "verdict.h"
@@ -36,12 +36,13 @@ static void analyze_usage(FILE *out)
 	fprintf(out,
 		"usage: teeprobe analyze [--json] [--windows] [--target-us US] [-i FILE | FILE]\n"
 		"       teeprobe analyze -d SECONDS [-p PID]... [-w MS] [-i FILE] [...]\n\n"
-		"Names the link of the chain to blame for the handshake time of a\n"
-		"session recorded with 'teeprobe record' (default trace.dat), with\n"
-		"the numbers behind it: where a handshake's time goes, how TEE\n"
-		"ioctl time, NET_RX delay and handshake time move together from\n"
-		"window to window (Pearson's r at the best lag, and rank\n"
-		"correlation), per CPU and host-wide, and the verdict.\n\n"
+		"Names the link of the chain to blame for the clients' handshake time\n"
+		"in a session recorded with 'teeprobe record' (default trace.dat),\n"
+		"with the numbers behind it: where a client handshake's time goes as\n"
+		"the server sees it, how TEE ioctl time, NET_RX delay and the\n"
+		"server's SYN->accept time move together from window to window\n"
+		"(Pearson's r at the best lag, and rank correlation), per CPU and\n"
+		"host-wide, and the verdict with the fix it implies.\n\n"
 		"  -i, --input FILE   the recorded session; or FILE\n"
 		"  -d, --duration S   live: record S seconds into FILE first (with\n"
 		"                     'teeprobe record'; -p and -w are passed to it)\n"
@@ -200,14 +201,45 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The acceptors' TEE time, by where it went (verdict.h, struct tee_split) */
+struct tee_sums {
+	double busy, off;		/* in TEE calls, asleep */
+	double setup, setup_off, setup_oncpu;	/* per-call set-up */
+	double once;			/* one-time set-up */
+	double queue, secure;		/* of the calls other than set-up */
+};
+
 /*
- * acceptor_tee - the TEE ioctl time (total, asleep, in set-up) of the
- * threads that accepted the session's connections: the application's TEE
- * time that handshakes wait for. TEE calls of other threads (a background
- * job, another service) still show in the NET_RX evidence, not here.
+ * tee_split_of - the shares of @busy ns of TEE time; the secure world's
+ * entries timed (@secure_timed) or not
+ */
+static struct tee_split tee_split_of(double busy, double setup,
+				     double setup_off, double setup_oncpu,
+				     double once, double queue, double secure,
+				     bool secure_timed)
+{
+	struct tee_split t;
+
+	t.setup = share(setup, busy);
+	t.setup_asleep = share(setup_off, setup);
+	t.setup_oncpu = share(setup_oncpu, setup);
+	t.setup_once = share(once, busy);
+	t.queue = share(queue, busy);
+	t.work = busy > 0 ? fmax(1 - t.setup - t.setup_once - t.queue, 0) : NAN;
+	t.secure = secure_timed ? share(secure, busy) : NAN;
+	t.driver = secure_timed && busy > 0 ? fmax(t.work - t.secure, 0) : NAN;
+	return t;
+}
+
+/*
+ * acceptor_tee - the TEE ioctl time (total, asleep, and where it went) of
+ * the threads that accepted the session's connections: the application's
+ * TEE time that handshakes wait for. TEE calls of other threads (a
+ * background job, another service) still show in the NET_RX evidence, not
+ * here.
  */
 static void acceptor_tee(struct analysis *a, const struct session_events *ev,
-			 double *busy, double *off, double *setup)
+			 struct tee_sums *t)
 {
 	int *tids = xzalloc((ev->nhs + 1) * sizeof(*tids));
 	size_t i, n = 0, k = 0;
@@ -233,16 +265,44 @@ static void acceptor_tee(struct analysis *a, const struct session_events *ev,
 	a->acceptors = k;
 	for (i = 0; i < ev->ntee; i++) {
 		const struct tee_call *c = &ev->tee[i];
+		double queue;
 
 		if (!bsearch(&c->tid, tids, k, sizeof(*tids), cmp_int))
 			continue;
 		a->acceptor_calls++;
-		*busy += c->dur_ns;
-		*off += c->offcpu_ns;
-		if (c->setup)
-			*setup += c->dur_ns;
+		t->busy += c->dur_ns;
+		t->off += c->offcpu_ns;
+		if (c->setup && c->setup_once) {
+			t->once += c->dur_ns;
+			continue;
+		}
+		if (c->setup) {
+			t->setup += c->dur_ns;
+			t->setup_off += c->offcpu_ns;
+			t->setup_oncpu += fmax((double)c->dur_ns - c->offcpu_ns -
+					       c->runq_ns, 0);
+			continue;
+		}
+		queue = fmin(c->queue_wait_ns, c->dur_ns);
+		t->queue += queue;
+		t->secure += fmin(c->secure_ns, c->dur_ns - queue);
 	}
 	free(tids);
+}
+
+/*
+ * secure_timed - whether the session timed the secure world's entries: its
+ * events carry the time (not a file of an earlier module), and some call had
+ * some (a driver whose entry teeprobe probes: OP-TEE's SMC, teesim's)
+ */
+static bool secure_timed(const struct session_events *ev)
+{
+	size_t i;
+
+	for (i = 0; i < ev->ntee; i++)
+		if (ev->tee[i].secure_known && ev->tee[i].secure_ns > 0)
+			return true;
+	return false;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -326,8 +386,10 @@ static void accept_evidence(struct analysis *a, const struct session_events *ev)
 	      q->part_ns[AQ_TEE_ASLEEP];
 	x->tee = q->thread_ns > 0 ? tee / q->thread_ns : NAN;
 	x->tee_asleep = tee > 0 ? q->part_ns[AQ_TEE_ASLEEP] / tee : NAN;
-	x->tee_setup = tee > 0 ? q->tee_setup_ns / tee : NAN;
-	x->tee_queue = tee > 0 ? q->tee_queue_ns / tee : NAN;
+	x->split = tee_split_of(tee, q->tee_setup_ns, q->tee_setup_asleep_ns,
+				q->tee_setup_oncpu_ns, q->tee_setup_once_ns,
+				q->tee_queue_ns,
+				q->tee_secure_ns, a->secure_timed);
 	x->runnable = q->thread_ns > 0 ? (q->part_ns[AQ_RUNNABLE] +
 		      q->part_ns[AQ_TEE_RUNNABLE]) / q->thread_ns : NAN;
 	x->running = q->thread_ns > 0 ? q->part_ns[AQ_RUNNING] / q->thread_ns : NAN;
@@ -341,8 +403,8 @@ static void gather(struct analysis *a, const struct session_events *ev)
 	const struct series *s = &a->s;
 	struct evidence *e = &a->e;
 	double hs = 0, s1 = 0, s2 = 0, s3 = 0, wait_pk = 0, pk = 0;
-	double inl = 0, ksd = 0, busy = 0, oncpu = 0, off = 0, teew = 0;
-	double setup = 0;
+	double inl = 0, ksd = 0, oncpu = 0, teew = 0;
+	struct tee_sums t = { 0 };
 	double *x, *y;
 	size_t i;
 
@@ -373,7 +435,8 @@ static void gather(struct analysis *a, const struct session_events *ev)
 		oncpu += s->all[i].tee_oncpu_ns;
 		a->busy_windows += s->all[i].hs > 0;
 	}
-	acceptor_tee(a, ev, &busy, &off, &setup);
+	a->secure_timed = secure_timed(ev);
+	acceptor_tee(a, ev, &t);
 	a->seconds = s->n * s->len_ns / 1e9;
 	e->handshakes = hs;
 	e->syn_synack_ns = hs ? s1 / hs : NAN;
@@ -381,9 +444,10 @@ static void gather(struct analysis *a, const struct session_events *ev)
 	e->ack_accept_ns = hs ? s3 / hs : NAN;
 	e->netrx_wait_ns = pk > 0 ? wait_pk / pk : NAN;
 	e->local_client = hs > 0 && a->client_handshakes >= hs / 2;
-	e->tee_per_hs_ns = hs ? busy / hs : NAN;
-	e->tee_blocked_share = share(off, busy);
-	e->tee_setup_share = share(setup, busy);
+	e->tee_per_hs_ns = hs ? t.busy / hs : NAN;
+	e->tee_blocked_share = share(t.off, t.busy);
+	e->tee = tee_split_of(t.busy, t.setup, t.setup_off, t.setup_oncpu,
+			      t.once, t.queue, t.secure, a->secure_timed);
 	e->tee_oncpu_share = share(oncpu, a->seconds * 1e9 *
 				   (s->ncpus ? s->ncpus : 1));
 	e->ksoftirqd_share = share(ksd, inl + ksd);
@@ -404,10 +468,11 @@ static void gather(struct analysis *a, const struct session_events *ev)
 	free(y);
 	a->links[LINK_TEE_NETRX].name = "TEE on-CPU time -> NET_RX delay (same CPU)";
 	a->links[LINK_TEE_NETRX].key = "tee_oncpu_to_netrx_delay";
-	a->links[LINK_NETRX_HS].name = "NET_RX delay -> handshake time";
-	a->links[LINK_NETRX_HS].key = "netrx_delay_to_handshake";
-	a->links[LINK_TEE_HS].name = "TEE ioctl time -> handshake time";
-	a->links[LINK_TEE_HS].key = "tee_time_to_handshake";
+	/* the server's TCP phases per window: the handshakes it finished */
+	a->links[LINK_NETRX_HS].name = "NET_RX delay -> SYN->accept time";
+	a->links[LINK_NETRX_HS].key = "netrx_delay_to_syn_accept";
+	a->links[LINK_TEE_HS].name = "TEE ioctl time -> SYN->accept time";
+	a->links[LINK_TEE_HS].key = "tee_time_to_syn_accept";
 }
 
 /*
@@ -431,18 +496,32 @@ static void analysis_shares(struct analysis *a)
 	}
 }
 
-/* analysis_part_dist - verdict part @p's per-handshake distribution, or NULL */
-const struct part_dist *analysis_part_dist(const struct analysis *a, int p)
+/*
+ * analysis_of - the analysis of session @r, decided with @vo, into @a:
+ * what "teeprobe analyze" prints, and what "teeprobe watch" logs of a
+ * capture. 0, or -1 (said) when the session's windows cannot be lined up;
+ * analysis_free() releases it either way.
+ */
+int analysis_of(const struct session *r, const struct verdict_opts *vo,
+		struct analysis *a)
 {
-	static const int hp_of[NR_PARTS] = {
-		[PART_NETRX] = HP_NETRX, [PART_KERNEL] = HP_KERNEL,
-		[PART_NETWORK] = HP_NETWORK, [PART_ACCEPT] = HP_ACCEPT,
-		[PART_TEE] = -1,
-	};
+	memset(a, 0, sizeof(*a));
+	figures_summarize(r, &a->sum);
+	a->counters_note = session_counters_note(r);
+	if (series_build(&r->ev, &a->s))
+		return -1;
+	gather(a, &r->ev);
+	verdict_decide(&a->e, vo, &a->v);
+	analysis_shares(a);
+	return 0;
+}
 
-	if (hp_of[p] < 0 || !a->hp[hp_of[p]].n)
-		return NULL;
-	return &a->hp[hp_of[p]];
+/* analysis_free - what analysis_of() allocated */
+void analysis_free(struct analysis *a)
+{
+	free(a->cpus);
+	a->cpus = NULL;
+	series_free(&a->s);
 }
 
 int analyze_main(int argc, char **argv)
@@ -516,21 +595,16 @@ int analyze_main(int argc, char **argv)
 	r = session_read(o.input);
 	if (!r)
 		return 1;
-	figures_summarize(r, &a.sum);
-	a.counters_note = session_counters_note(r);
-	if (series_build(&r->ev, &a.s)) {
+	if (analysis_of(r, &o.v, &a)) {
+		analysis_free(&a);
 		session_free(r);
 		return 1;
 	}
-	gather(&a, &r->ev);
-	verdict_decide(&a.e, &o.v, &a.v);
-	analysis_shares(&a);
 	if (o.json)
 		analyze_json(&a, &o);
 	else
 		analyze_text(&a, &o);
-	free(a.cpus);
-	series_free(&a.s);
+	analysis_free(&a);
 	session_free(r);
 	return 0;
 }

@@ -65,6 +65,7 @@ struct analysis {
 	struct cpu_row *cpus;
 	double seconds, client_handshakes, busy_windows, tee_wait_runs;
 	double acceptors, acceptor_calls;	/* threads, their TEE calls */
+	bool secure_timed;		/* the secure world's entries timed */
 	struct acceptq q;
 	struct part_dist hp[NR_HP];
 	double untracked, probe_misses;		/* handshakes not timed */
@@ -79,7 +80,29 @@ static inline double us(double ns)
 	return ns / 1e3;
 }
 
-const struct part_dist *analysis_part_dist(const struct analysis *a, int p);
+/*
+ * analysis_part_dist - verdict part @p's per-handshake distribution, or
+ * NULL (the TEE part has none: it is a mean per handshake)
+ */
+static inline const struct part_dist *analysis_part_dist(const struct analysis *a,
+							 int p)
+{
+	static const int hp_of[NR_PARTS] = {
+		[PART_NETRX] = HP_NETRX, [PART_KERNEL] = HP_KERNEL,
+		[PART_NETWORK] = HP_NETWORK, [PART_ACCEPT] = HP_ACCEPT,
+		[PART_TEE] = -1,
+	};
+
+	if (hp_of[p] < 0 || !a->hp[hp_of[p]].n)
+		return NULL;
+	return &a->hp[hp_of[p]];
+}
+
+struct session;
+
+int analysis_of(const struct session *r, const struct verdict_opts *vo,
+		struct analysis *a);
+void analysis_free(struct analysis *a);
 void analyze_text(const struct analysis *a, const struct analyze_opts *o);
 void analyze_json(const struct analysis *a, const struct analyze_opts *o);
 

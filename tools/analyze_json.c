@@ -10,9 +10,29 @@
 
 /*
  * The JSON's version: 2 since it goes through json-c and parts_us is keyed
- * as parts is (format 1's keys were the parts' names, with spaces)
+ * as parts is (format 1's keys were the parts' names, with spaces); 3 since
+ * TEE time is split by where it went (tee_split), accept_queue.tee.queue
+ * is the other calls' wait for a secure thread (not every call's), and the
+ * verdict has a fix, and seconds is the session's length (report's), the
+ * windows' span window_seconds
  */
-#define ANALYZE_JSON_FORMAT	2
+#define ANALYZE_JSON_FORMAT	3
+
+/* tee_split_json - where TEE time went, under the keys of struct tee_split */
+static struct json_object *tee_split_json(const struct tee_split *t)
+{
+	struct json_object *x = jnew();
+
+	jset_sig(x, "setup", t->setup, 6);
+	jset_sig(x, "setup_asleep", t->setup_asleep, 6);
+	jset_sig(x, "setup_oncpu", t->setup_oncpu, 6);
+	jset_sig(x, "setup_once", t->setup_once, 6);
+	jset_sig(x, "queue", t->queue, 6);
+	jset_sig(x, "work", t->work, 6);
+	jset_sig(x, "secure", t->secure, 6);
+	jset_sig(x, "driver", t->driver, 6);
+	return x;
+}
 
 /* analyze_json - struct analysis as one JSON object */
 void analyze_json(const struct analysis *a, const struct analyze_opts *o)
@@ -24,12 +44,18 @@ void analyze_json(const struct analysis *a, const struct analyze_opts *o)
 
 	jset_int(out, "format", ANALYZE_JSON_FORMAT);
 	jset_str(out, "file", o->input);
-	jset_sig(out, "seconds", a->seconds, 6);
+	/* the session's length, as report's; the windows', apart */
+	jset_sig(out, "seconds", a->sum.seconds, 6);
+	jset_sig(out, "window_seconds", a->seconds, 6);
 	jset_sig(out, "window_ms", a->s.len_ns / 1e6, 6);
 	x = jnew();
 	jset_str(x, "cause", verdict_key(v->cause));
-	jset_str(x, "title", verdict_title(v->cause));
+	jset_str(x, "title", v->title);
 	jset_str(x, "why", v->why);
+	if (v->fix)
+		jset_str(x, "fix", v->fix);
+	else
+		jset(x, "fix", NULL);
 	jset_str(x, "top", verdict_part_name(v->top));
 	jset_str(x, "second", verdict_part_name(v->second));
 	jset_str(x, "path", verdict_path_key(v->path));
@@ -67,11 +93,10 @@ void analyze_json(const struct analysis *a, const struct analyze_opts *o)
 	jset_sig(x, "acceptors", a->q.acceptors, 6);
 	jset_sig(x, "wait_share", a->part_share[PART_ACCEPT], 6);
 	jset_bool(x, "states", a->q.states);
-	y = jnew();
+	/* the split's keys beside share and asleep, as format 2 had them */
+	y = tee_split_json(&e->acc.split);
 	jset_sig(y, "share", e->acc.tee, 6);
 	jset_sig(y, "asleep", e->acc.tee_asleep, 6);
-	jset_sig(y, "setup", e->acc.tee_setup, 6);
-	jset_sig(y, "queue", e->acc.tee_queue, 6);
 	jset(x, "tee", y);
 	y = jnew();
 	for (p = 0; p < NR_AQ_PARTS; p++)
@@ -90,7 +115,9 @@ void analyze_json(const struct analysis *a, const struct analyze_opts *o)
 	jset_sig(x, "acceptor_tee_calls", a->acceptor_calls, 6);
 	jset_sig(x, "tee_per_handshake_us", us(e->tee_per_hs_ns), 6);
 	jset_sig(x, "tee_blocked_share", e->tee_blocked_share, 6);
-	jset_sig(x, "tee_setup_share", e->tee_setup_share, 6);
+	jset_sig(x, "tee_setup_share", e->tee.setup, 6);
+	jset(x, "tee_split", tee_split_json(&e->tee));
+	jset_bool(x, "secure_timed", a->secure_timed);
 	jset_sig(x, "tee_oncpu_share", e->tee_oncpu_share, 6);
 	jset_sig(x, "ksoftirqd_share", e->ksoftirqd_share, 6);
 	jset_sig(x, "tee_wait_share", e->tee_wait_share, 6);

@@ -28,9 +28,12 @@ struct row {
 /*
  * The JSON's version: 2 since its values are in the units their keys name
  * (ns, a share of 1, percent for _pct; format 1 had the text's us, ms and
- * percent shares under the same keys)
+ * percent shares under the same keys); 3 since the server's TCP phases are
+ * syn_accept_ns (handshake_ns before), the client's handshake as the server
+ * sees it client_handshake_ns, and packets_per_run napi's count per run
+ * (the NICs' rate per run before)
  */
-#define COMPARE_JSON_FORMAT	2
+#define COMPARE_JSON_FORMAT	3
 
 /* compare - the two sessions' summaries, what both renderers read */
 struct compare {
@@ -48,7 +51,7 @@ static const struct row rows[] = {
 	ROW("%softirq", "softirq_pct", softirq_pct, 1),
 	ROW("NET_RX softirqs/s", "netrx_per_s", netrx_per_s, 1),
 	ROW("NIC rx packets/s", "rx_packets_per_s", rx_packets_per_s, 1),
-	ROW("rx packets per NET_RX", "packets_per_run", packets_per_run, 1),
+	ROW("packets per NET_RX run", "packets_per_run", packets_per_run, 1),
 	DUR("NET_RX inline p99", "inline_delay_p99_ns", inline_delay_p99_ns),
 	ROW("NET_RX by ksoftirqd %", "ksoftirqd_share", ksoftirqd_share, 100),
 	ROW("TEE calls/s", "tee_calls_per_s", tee_calls_per_s, 1),
@@ -56,7 +59,11 @@ static const struct row rows[] = {
 	DUR("TEE call mean", "tee_mean_ns", tee_mean_ns),
 	DUR("TEE time per handshake", "tee_per_hs_ns", tee_per_hs_ns),
 	ROW("handshakes/s", "handshakes_per_s", handshakes_per_s, 1),
-	DUR("server handshake mean", "handshake_ns", handshake_ns),
+	/* the case's handshake (a client's), as far as the server sees it */
+	DUR("client handshake, server part", "client_handshake_ns",
+	    client_handshake_ns),
+	/* the server's TCP phases alone: more connections per second queue longer */
+	DUR("SYN->accept mean", "syn_accept_ns", syn_accept_ns),
 	DUR("SYN->SYN/ACK mean", "syn_synack_ns", syn_synack_ns),
 	DUR("SYN/ACK->ACK mean", "synack_ack_ns", synack_ack_ns),
 	DUR("ACK->accept mean", "ack_accept_ns", ack_accept_ns),
@@ -82,7 +89,7 @@ static const struct rate_row rate_rows[] = {
 	RATE("NIC rx packets", rx_packets_per_s, false),
 	RATE("TEE calls", tee_calls_per_s, false),
 	RATE("TEE ioctl time", tee_per_hs_ns, true),
-	RATE("server handshake time", handshake_ns, true),
+	RATE("SYN->accept time", syn_accept_ns, true),
 	RATE("SYN->SYN/ACK", syn_synack_ns, true),
 	RATE("SYN/ACK->ACK", synack_ack_ns, true),
 	RATE("ACK->accept", ack_accept_ns, true),
@@ -98,9 +105,12 @@ static void compare_usage(FILE *out)
 		"usage: teeprobe compare [--json] BEFORE AFTER | -i BEFORE -i AFTER\n\n"
 		"Prints the case's before/after table from two sessions recorded\n"
 		"with 'teeprobe record': %%system, %%softirq, NET_RX softirqs/s,\n"
-		"NIC rx packets/s, the NET_RX delay, TEE calls/s, their blocked\n"
-		"share and mean, handshakes/s and the mean of each handshake\n"
-		"phase, each with the change (after - before) and the ratio\n"
+		"NIC rx packets/s, packets per NET_RX run, the NET_RX delay, TEE\n"
+		"calls/s, their blocked share and mean, handshakes/s, a client's\n"
+		"handshake as far as the server sees it (its SYN's NET_RX wait,\n"
+		"SYN->accept and the TEE time per handshake) and the mean of each\n"
+		"of the server's TCP phases, each with the change (after - before)\n"
+		"and the ratio\n"
 		"(after / before). '-' marks a figure a session does not have.\n"
 		"Then the parts that follow throughput (NET_RX, TEE, the TCP\n"
 		"phases) per handshake and per second side by side, and why a\n"
@@ -164,12 +174,12 @@ static void compare_rows(const struct compare *cmp)
 	double a, b;
 	size_t i;
 
-	printf("%-24s %14s %14s %14s %9s\n", "", "before", "after", "change",
+	printf("%-30s %14s %14s %14s %9s\n", "", "before", "after", "change",
 	       "ratio");
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		a = value(&cmp->sum[0], &rows[i]);
 		b = value(&cmp->sum[1], &rows[i]);
-		printf("%-24s", rows[i].name);
+		printf("%-30s", rows[i].name);
 		if (rows[i].duration) {
 			printf(" %14s %14s %14s", dur_str(a, 0), dur_str(b, 0),
 			       dur_str(b - a, DUR_SIGN));

@@ -108,7 +108,7 @@ int plot_svg_timeline(const char *path, struct plot_view *const *v, size_t nv,
 {
 	static const char *const panel_title[NR_PANELS] = {
 		"TEE: threads inside TEE ioctls", "NET_RX: raise -> entry delay",
-		"TCP: mean handshake time",
+		"TCP: mean SYN -> accept (the server's TCP phases)",
 	};
 	const char *names[2 * NR_LINES], *colors[2 * NR_LINES];
 	char detail[160], label[64];
@@ -170,7 +170,7 @@ int plot_svg_timeline(const char *path, struct plot_view *const *v, size_t nv,
 		if (nv > 1 && p == P_NETRX)
 			snprintf(label, sizeof(label), "%s, mean", panel_title[p]);
 		else if (nv > 1 && p == P_TCP)
-			snprintf(label, sizeof(label), "TCP: mean server handshake time");
+			snprintf(label, sizeof(label), "TCP: mean SYN -> accept, server");
 		else
 			snprintf(label, sizeof(label), "%s", panel_title[p]);
 		svg_text(f, s->x, s->y - 9, "start", 13, "font-weight=\"bold\"", "%s", label);
@@ -269,7 +269,7 @@ int plot_svg_hist(const char *path, struct plot_view *const *v, size_t nv,
 {
 	static const char *const what[NR_PANELS] = {
 		"TEE ioctls by command", "NET_RX raise -> entry delay",
-		"TCP server handshake, SYN -> accept",
+		"TCP: SYN -> accept, per server connection",
 	};
 	static const char *const unit[NR_PANELS] = { "calls", "runs", "handshakes" };
 	const char *names[PLOT_MAX_HSERIES * PLOT_MAX_VIEWS];

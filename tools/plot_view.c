@@ -23,12 +23,12 @@ const char *const plot_panel_id[NR_PANELS] = { "tee", "netrx", "tcp" };
 const struct plot_line plot_lines[NR_LINES] = {
 	[L_BUSY] = { P_TEE, "in TEE ioctls", "threads", C_BLUE, NULL, 1.6, true },
 	[L_ONCPU] = { P_TEE, "of which on CPU", "threads", C_ORANGE, NULL, 1.6, false },
-	[L_P99] = { P_NETRX, "p99 (upper bound)", "us", C_GREY, "4 3", 1.0, false },
+	[L_P99] = { P_NETRX, "p99 (within 12.5 %)", "us", C_GREY, "4 3", 1.0, false },
 	[L_KSD] = { P_NETRX, "ksoftirqd", "us", C_RED, NULL, 1.2, false },
 	[L_INLINE] = { P_NETRX, "inline", "us", C_GREEN, NULL, 1.2, false },
 	[L_DELAY] = { P_NETRX, "mean", "us", C_BLUE, NULL, 1.8, true },
 	[L_CONN] = { P_TCP, "client connect", "ms", C_ORANGE, NULL, 1.4, false },
-	[L_HS] = { P_TCP, "server handshake", "ms", C_BLUE, NULL, 1.8, true },
+	[L_HS] = { P_TCP, "SYN -> accept", "ms", C_BLUE, NULL, 1.8, true },
 	/* bars on the right-hand axis, not a line */
 	[L_RATE] = { P_TCP, "handshakes/s", "1/s", C_BAR, NULL, 0, false },
 };

@@ -15,14 +15,16 @@
  * CPUs (the files' "all" rows and column). Nothing per thread or per
  * connection is exported.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "modstats.h"
+#include "table.h"
 #include "prometheus.h"
 #include "prometheus_format.h"
-#include "stats.h"
+#include "hist.h"
 #include "utils.h"
+#include "watch_state.h"
 
 
 /* is_number - digits only: a CPU number (not "all"), a process id */
@@ -211,7 +213,7 @@ static const struct metric tee_metrics[] = {
 
 static const struct family fam_tee_hist = {
 	"teeprobe_tee_ioctl_duration_seconds", "histogram",
-	"Duration of TEE ioctls by command, all CPUs (the module's log2 buckets)."
+	"Duration of TEE ioctls by command, all CPUs (the module's buckets: log-linear, each at most 12.5 % wide)."
 };
 static const struct family fam_tee_untracked = {
 	"teeprobe_tee_ioctl_untracked_total", "counter",
@@ -516,6 +518,124 @@ static void write_probes(struct prom *p, const struct snapshot *s)
 	}
 }
 
+/* ---- teeprobe watch ------------------------------------------------------- */
+
+static const struct family fam_watch_running = {
+	"teeprobe_watch_running", "gauge",
+	"1 while the teeprobe watch that wrote the status runs; 0 when it ended without cleaning up (killed: teeprobe check sweeps it). No teeprobe_watch_ series when no watch runs."
+};
+static const struct family fam_watch_threshold = {
+	"teeprobe_watch_threshold", "gauge",
+	"The watch's thresholds by measure: seconds for handshake_p99 and netrx_p99, a share (0..1) for tee_blocked."
+};
+static const struct family fam_watch_value = {
+	"teeprobe_watch_value", "gauge",
+	"The last window's figure of each measure the watch holds against its threshold, in the threshold's unit."
+};
+static const struct family fam_watch_windows = {
+	"teeprobe_watch_windows_total", "counter",
+	"Windows of the module the watch judged (windows with something measured)."
+};
+static const struct family fam_watch_over = {
+	"teeprobe_watch_windows_over_total", "counter",
+	"Windows over the threshold, by measure: the single ones do not make a breach."
+};
+static const struct family fam_watch_breaches = {
+	"teeprobe_watch_breaches_total", "counter",
+	"Breaches by measure: runs of windows over the threshold as long as the watch's --windows."
+};
+static const struct family fam_watch_captures = {
+	"teeprobe_watch_captures_total", "counter",
+	"Captures written: the ring as a trace.dat, analysed."
+};
+static const struct family fam_watch_failed = {
+	"teeprobe_watch_capture_failures_total", "counter",
+	"Captures that could not be written (trace-cmd failed, the file did not read back)."
+};
+static const struct family fam_watch_skipped = {
+	"teeprobe_watch_captures_skipped_total", "counter",
+	"Breaches not captured: within the cooldown of the last capture, or too little room on the disk."
+};
+static const struct family fam_watch_last_breach = {
+	"teeprobe_watch_last_breach_timestamp_seconds", "gauge",
+	"When the last breach was judged (Unix time); 0 before the first."
+};
+static const struct family fam_watch_last_capture = {
+	"teeprobe_watch_last_capture_timestamp_seconds", "gauge",
+	"When the last capture was written (Unix time); 0 before the first."
+};
+static const struct family fam_watch_verdict = {
+	"teeprobe_watch_last_verdict_info", "gauge",
+	"The verdict of the last capture's analysis (teeprobe analyze's key); always 1."
+};
+
+/* watch_number - @v as a sample value ("0.5", "1733420123.5") */
+static const char *watch_number(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%.9g", v);
+	return buf;
+}
+
+/*
+ * write_watch - the running watch's status (the "watch" source: the
+ * status file's lines, and "running 0" or "1"), when there is one
+ */
+static void write_watch(struct prom *p, const struct snapshot *s)
+{
+	const char *text = snapshot_text(s, "watch");
+	struct watch_status st;
+	struct label l;
+	char buf[64];
+	int m;
+
+	if (!text || !watch_status_parse(text, &st))
+		return;
+	prom_sample(p, &fam_watch_running, "", NULL, 0,
+		    strstr(text, "\nrunning 1\n") ? "1" : "0");
+	for (m = 0; m < NR_WATCH_MEASURES; m++) {
+		if (!st.set[m])
+			continue;
+		l = (struct label){ "measure", watch_measure_key(m) };
+		prom_sample(p, &fam_watch_threshold, "", &l, 1,
+			    watch_number(buf, sizeof(buf), watch_measure_is_time(m) ?
+					 st.threshold[m] / 1e9 : st.threshold[m]));
+	}
+	for (m = 0; m < NR_WATCH_MEASURES; m++) {
+		if (!st.set[m] || isnan(st.value[m]))
+			continue;
+		l = (struct label){ "measure", watch_measure_key(m) };
+		prom_sample(p, &fam_watch_value, "", &l, 1,
+			    watch_number(buf, sizeof(buf), watch_measure_is_time(m) ?
+					 st.value[m] / 1e9 : st.value[m]));
+	}
+	prom_sample_u64(p, &fam_watch_windows, "", NULL, 0, st.windows, false);
+	for (m = 0; m < NR_WATCH_MEASURES; m++) {
+		l = (struct label){ "measure", watch_measure_key(m) };
+		if (st.set[m])
+			prom_sample_u64(p, &fam_watch_over, "", &l, 1, st.over[m], false);
+	}
+	for (m = 0; m < NR_WATCH_MEASURES; m++) {
+		l = (struct label){ "measure", watch_measure_key(m) };
+		if (st.set[m])
+			prom_sample_u64(p, &fam_watch_breaches, "", &l, 1,
+					st.breaches[m], false);
+	}
+	prom_sample_u64(p, &fam_watch_captures, "", NULL, 0, st.captures, false);
+	prom_sample_u64(p, &fam_watch_failed, "", NULL, 0, st.failed, false);
+	l = (struct label){ "reason", "cooldown" };
+	prom_sample_u64(p, &fam_watch_skipped, "", &l, 1, st.skipped_cooldown, false);
+	l = (struct label){ "reason", "disk" };
+	prom_sample_u64(p, &fam_watch_skipped, "", &l, 1, st.skipped_disk, false);
+	snprintf(buf, sizeof(buf), "%.3f", st.last_breach);
+	prom_sample(p, &fam_watch_last_breach, "", NULL, 0, buf);
+	snprintf(buf, sizeof(buf), "%.3f", st.last_capture);
+	prom_sample(p, &fam_watch_last_capture, "", NULL, 0, buf);
+	if (st.last_verdict[0]) {
+		l = (struct label){ "verdict", st.last_verdict };
+		prom_sample(p, &fam_watch_verdict, "", &l, 1, "1");
+	}
+}
+
 /* prom_up - were the module's files read (its version file is there)? */
 bool prom_up(const struct snapshot *s)
 {
@@ -532,6 +652,7 @@ void prom_write(FILE *out, const struct snapshot *s, const char *tool_version)
 	struct prom p = { .out = out };
 
 	write_info(&p, s, tool_version);
+	write_watch(&p, s);
 	if (!prom_up(s))
 		return;
 	write_tee(&p, s);

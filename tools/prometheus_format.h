@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "hist.h"
 
 #define NSEC_PER_SEC	1000000000ULL
 #define MAX_LABELS	4

@@ -48,6 +48,17 @@ static const char *const raw_events[] = {
 	NULL
 };
 
+/* record_raw_event - whether teeprobe event @name is one only --raw records */
+bool record_raw_event(const char *name)
+{
+	int i;
+
+	for (i = 0; raw_events[i]; i++)
+		if (!strcmp(name, raw_events[i]))
+			return true;
+	return false;
+}
+
 
 static volatile sig_atomic_t stop_requested;
 /* what the session recorded, for the last line */
@@ -125,8 +136,8 @@ static int parse_cpu_list(const char *list, char *mask, size_t len)
 
 #define WINDOW_PARAM "/sys/module/teeprobe/parameters/window_ms"
 
-/* config_apply - the session's pid filter and window length */
-static int config_apply(const struct record_opts *o)
+/* record_config_apply - the session's pid filter and window length */
+int record_config_apply(const struct record_opts *o)
 {
 	char buf[128] = "", *path;
 	size_t n = 0;
@@ -152,8 +163,7 @@ static int build_argv(const struct record_opts *o, const char *instance,
 		      const char *mask, char **argv)
 {
 	char **events = tracefs_system_events(NULL, "teeprobe");
-	int n = 0, i, j;
-	bool raw;
+	int n = 0, i;
 
 	if (!events) {
 		err_msg("record: no teeprobe events in tracefs\n");
@@ -182,11 +192,7 @@ static int build_argv(const struct record_opts *o, const char *instance,
 		argv[n++] = (char *)mask;
 	}
 	for (i = 0; events[i] && n < MAX_ARGS - 6; i++) {
-		raw = false;
-		for (j = 0; raw_events[j]; j++)
-			if (!strcmp(events[i], raw_events[j]))
-				raw = true;
-		if (raw && !o->raw)
+		if (record_raw_event(events[i]) && !o->raw)
 			continue;
 		argv[n++] = "-e";
 		if (asprintf(&argv[n++], "teeprobe:%s", events[i]) < 0)
@@ -281,6 +287,44 @@ static int hide_kallsyms(void)
 	return mount("/dev/null", "/proc/kallsyms", NULL, MS_BIND, NULL);
 }
 
+/*
+ * record_tracecmd_start - trace-cmd with @argv, in a child: the writer of
+ * every trace.dat teeprobe makes (record's, and watch's captures). Its own
+ * process group (Ctrl-C reaches teeprobe only), @deathsig when teeprobe
+ * dies, a umask of 077 (the trace holds task names: root's only),
+ * /proc/kallsyms hidden unless @kallsyms, its prompts on stdout to
+ * /dev/null; its stderr into @err_fd (-1: teeprobe's). Returns its pid,
+ * or -1 after a message.
+ */
+pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig, int err_fd)
+{
+	pid_t child, parent = getpid();
+
+	child = fork();
+	if (child < 0) {
+		err_msg("%s: fork: %s\n", command_name, strerror(errno));
+		return -1;
+	}
+	if (child)
+		return child;
+	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, deathsig) || getppid() != parent)
+		_exit(127);
+	umask(077);
+	if (!kallsyms)
+		hide_kallsyms();
+	if (!freopen("/dev/null", "w", stdout))
+		_exit(127);
+	if (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) < 0)
+		_exit(127);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	execvp(argv[0], argv);
+	fprintf(stderr, "teeprobe: cannot run trace-cmd: %s (apt-get install trace-cmd)\n",
+		strerror(errno));
+	_exit(127);
+}
+
 /* run_session - start trace-cmd, snapshot, wait, snapshot, stop it */
 static int run_session(const struct record_opts *o, char **argv,
 		       const char *name, struct tracefs_instance **instp)
@@ -292,36 +336,15 @@ static int run_session(const struct record_opts *o, char **argv,
 	double t0, deadline;
 	int status, ret = 0;
 	char line[64];
-	pid_t child, parent = getpid();
+	pid_t child;
 
-	child = fork();
-	if (child < 0) {
-		err_msg("record: fork: %s\n", strerror(errno));
+	/*
+	 * It ends as Ctrl-C would end it when teeprobe dies, SIGKILL
+	 * included: no trace-cmd recording on for nobody.
+	 */
+	child = record_tracecmd_start(argv, o->kallsyms, SIGINT, -1);
+	if (child < 0)
 		return -1;
-	}
-	if (child == 0) {
-		/* Its own process group: Ctrl-C reaches teeprobe only. */
-		setpgid(0, 0);
-		/*
-		 * It ends as Ctrl-C would end it when teeprobe dies, SIGKILL
-		 * included: no trace-cmd recording on for nobody.
-		 */
-		if (prctl(PR_SET_PDEATHSIG, SIGINT) || getppid() != parent)
-			_exit(127);
-		/* The trace holds addresses and task names: root's only. */
-		umask(077);
-		if (!o->kallsyms)
-			hide_kallsyms();
-		/* Its "Hit Ctrl^C" prompt is not for our user; errors are. */
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "teeprobe: cannot run trace-cmd: %s (apt-get install trace-cmd)\n",
-			strerror(errno));
-		_exit(127);
-	}
 	t0 = now_s();
 	while (!instance_ready(name, instp)) {
 		if (waitpid(child, &status, WNOHANG) == child) {
@@ -405,20 +428,41 @@ static int run_session(const struct record_opts *o, char **argv,
  * trace_event_file: KASAN use-after-free in tracing_open_file_tr).
  * Returns the descriptor, or -1 when the module is gone.
  */
-static int module_pin(void)
+int module_pin(void)
 {
 	char *path = teeprobe_debugfs_path("version");
 	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 
 	if (fd < 0)
-		err_msg("record: the teeprobe module went away (%s): load it again\n",
+		err_msg("%s: the teeprobe module went away (%s): load it again\n", command_name,
 			path ? strerror(errno) : "no debugfs");
 	free(path);
 	return fd;
 }
 
-/* Room a session needs at the least where it writes */
-#define MIN_FREE_BYTES	(4 << 20)
+/*
+ * record_dir_usable - whether directory @dir can take a session's file:
+ * this user can write into it, and its file system has the room a session
+ * needs at the least (RECORD_MIN_FREE_BYTES); @opt names what the user
+ * gave ("-o FILE") in the messages
+ */
+int record_dir_usable(const char *opt, const char *dir)
+{
+	struct statvfs fs;
+
+	if (access(dir, W_OK)) {
+		err_msg("%s: %s: cannot write into %s: %s\n", command_name, opt, dir,
+			strerror(errno));
+		return -1;
+	}
+	if (!statvfs(dir, &fs) &&
+	    (double)fs.f_bavail * fs.f_frsize < RECORD_MIN_FREE_BYTES) {
+		err_msg("%s: %s: %s has %.0f KiB free: not enough for a session\n",
+			command_name, opt, dir, (double)fs.f_bavail * fs.f_frsize / 1024);
+		return -1;
+	}
+	return 0;
+}
 
 /*
  * output_usable - whether @path can take a session: a regular file or none
@@ -429,25 +473,19 @@ static int output_usable(const char *path)
 {
 	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
 	const char *dir = slash ? (slash == copy ? "/" : copy) : ".";
-	struct statvfs fs;
+	char opt[4200];
 	struct stat st;
 	int ret = -1;
 
 	if (slash && slash != copy)
 		*slash = '\0';
+	snprintf(opt, sizeof(opt), "-o %s", path);
 	if (!*path || strchr(path, '\n')) {
 		err_msg("record: -o '%s': give a file name (no newline in it)\n", path);
 	} else if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		err_msg("record: -o %s: not a regular file\n", path);
-	} else if (access(dir, W_OK)) {
-		err_msg("record: -o %s: cannot write into %s: %s\n", path, dir,
-			strerror(errno));
-	} else if (!statvfs(dir, &fs) &&
-		   (double)fs.f_bavail * fs.f_frsize < MIN_FREE_BYTES) {
-		err_msg("record: -o %s: %s has %.0f KiB free: not enough for a session\n",
-			path, dir, (double)fs.f_bavail * fs.f_frsize / 1024);
 	} else {
-		ret = 0;
+		ret = record_dir_usable(opt, dir);
 	}
 	free(copy);
 	return ret;
@@ -475,7 +513,7 @@ static unsigned long long cpus_online(void)
  * and @output.cpuN of the top instance), which it leaves when it cannot
  * finish the merge into @output
  */
-static void remove_temp_files(const char *output, const char *instance)
+void record_remove_temp_files(const char *output, const char *instance)
 {
 	char path[4096];
 	int cpu;
@@ -489,33 +527,42 @@ static void remove_temp_files(const char *output, const char *instance)
 }
 
 /*
- * output_verified - what trace-cmd wrote, read back: a trace.dat that the
- * reader takes, holding the start and end snapshots (a full disk during
- * the merge left trace-cmd exiting 0 with a file of no data)
+ * record_output_read - what trace-cmd wrote into @output, read back: a
+ * trace.dat that the reader takes, holding the start and end snapshots (a
+ * full disk during the merge left trace-cmd exiting 0 with a file of no
+ * data), made root's alone (0600). The session, or NULL after a message.
  */
-static int output_verified(const char *output)
+struct session *record_output_read(const char *output)
 {
 	struct session *r;
-	bool ok;
 
 	r = session_read(output);
 	if (!r) {
-		err_msg("record: %s is not a readable trace (a full disk?): nothing was recorded\n",
-			output);
-		return -1;
+		err_msg("%s: %s is not a readable trace (a full disk?): nothing was recorded\n",
+			command_name, output);
+		return NULL;
 	}
-	ok = session_has_snapshots(r);
-	session_free(r);
-	if (!ok) {
-		err_msg("record: %s lacks the session's snapshots (a full disk?): it is incomplete\n",
-			output);
-		return -1;
+	if (!session_has_snapshots(r)) {
+		err_msg("%s: %s lacks the session's snapshots (a full disk?): it is incomplete\n",
+			command_name, output);
+		session_free(r);
+		return NULL;
 	}
 	if (chmod(output, 0600)) {
-		err_msg("record: chmod 0600 %s: %s\n", output, strerror(errno));
-		return -1;
+		err_msg("%s: chmod 0600 %s: %s\n", command_name, output, strerror(errno));
+		session_free(r);
+		return NULL;
 	}
-	return 0;
+	return r;
+}
+
+/* output_verified - record_output_read(), for record: 0 or -1 */
+static int output_verified(const char *output)
+{
+	struct session *r = record_output_read(output);
+
+	session_free(r);
+	return r ? 0 : -1;
 }
 
 /*
@@ -636,7 +683,7 @@ int record_session(const struct record_opts *o)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	ret = config_apply(o) ? -1 : run_session(o, targv, name, &inst);
+	ret = record_config_apply(o) ? -1 : run_session(o, targv, name, &inst);
 	module_config_put_back(&saved);
 	/* trace-cmd removes its instance; make sure, whatever happened. */
 	if (tracefs_instance_exists(name)) {
@@ -650,7 +697,7 @@ int record_session(const struct record_opts *o)
 	if (!ret)
 		ret = output_verified(o->output);
 	if (ret)
-		remove_temp_files(o->output, name);
+		record_remove_temp_files(o->output, name);
 	else if (!o->quiet)
 		fprintf(stderr, "teeprobe: recorded %.1f s to %s; %llu events lost in the ring buffer\n"
 			"teeprobe: read it with: teeprobe report -i %s\n",

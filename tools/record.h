@@ -7,6 +7,7 @@
 #define TEEPROBE_RECORD_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #define MAX_PIDS	8
 
@@ -26,5 +27,22 @@ struct record_opts {
 
 int record_option(struct record_opts *o, int opt, const char *arg);
 int record_session(const struct record_opts *o);
+
+/*
+ * The pieces of a session that "teeprobe watch" shares with record: the
+ * module's settings and pin, trace-cmd as the trace.dat's writer, the
+ * room a file needs, and the file read back
+ */
+#define RECORD_MIN_FREE_BYTES	(4 << 20)	/* room a session needs at the least */
+
+struct session;
+
+bool record_raw_event(const char *name);
+int record_config_apply(const struct record_opts *o);
+int module_pin(void);
+pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig, int err_fd);
+int record_dir_usable(const char *opt, const char *dir);
+void record_remove_temp_files(const char *output, const char *instance);
+struct session *record_output_read(const char *output);
 
 #endif /* TEEPROBE_RECORD_H */

@@ -9,7 +9,8 @@
  * histograms, /proc/stat, /proc/softirqs, /proc/net/dev and the Tcp
  * counters). Totals and rates come from the snapshots when the file has
  * them; TEE latency percentiles from the events (exact) or else from the
- * histograms (upper bounds).
+ * histograms (interpolated within a log-linear bucket, 12.5 % wide; upper
+ * bounds from an older module's log2 ones).
  *
  * Every number is computed once into struct report (report.h); the text
  * (report_text.c) and the JSON (report_json.c) only read it.
@@ -20,22 +21,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../module/abi.h"
-#include "derive.h"
-#include "modstats.h"
+#include "module/abi.h"
+#include "delta.h"
+#include "table.h"
 #include "module.h"
 #include "report.h"
 #include "report_events.h"
 #include "session.h"
 #include "snapshot.h"
-#include "stats.h"
+#include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
+#include "watch_rule.h"
 
 #define MAX_CPUS	SESSION_MAX_CPUS
 
 /* The phases' names, as the module's files give them */
-static const char *const phase_names[NR_PHASES] = { TEEPROBE_TCP_PHASE_NAMES };
 /* The order phases are shown in: a handshake's own, then the client's */
 static const int phase_order[NR_PHASES] = {
 	PH_SYN_WAIT, PH_SYN_SYNACK, PH_SYNACK_ACK, PH_ACK_WAIT, PH_ACK_ACCEPT,
@@ -164,6 +165,7 @@ static void compute_tee(struct report *out, struct report_events *r)
 			struct tables th = { 0 };
 
 			tables_load(&th, &r->snap[0], &r->snap[1], "tee_hist");
+			out->tee_layout = th.layout;
 			max = tables_delta(&tb, "all", name, "max_ns");
 			if (max < 0)
 				max = modstats_get(tb.t[1], "all", name, "max_ns");
@@ -194,7 +196,13 @@ static void compute_tee(struct report *out, struct report_events *r)
 			x->secure_per_call = sec_n / calls;
 			x->secure_mean_ns = sec_ns / sec_n;
 			x->secure_share = share(sec_ns, total);
-			x->normal_share = share(total - off - runq - sec_ns, total);
+			/*
+			 * the rest of the call, the normal world's: not in
+			 * the secure world and not waiting for a thread of
+			 * it (teesim's secure side may work while its caller
+			 * sleeps: not the on-CPU time less the secure)
+			 */
+			x->normal_share = share(fmax(total - qw - sec_ns, 0), total);
 		}
 	}
 	qsort(r->threads, r->nr_threads, sizeof(r->threads[0]), cmp_thread);
@@ -248,6 +256,7 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 
 	tables_load(&st, &r->snap[0], &r->snap[1], "netrx_stats");
 	tables_load(&hi, &r->snap[0], &r->snap[1], "netrx_hist");
+	out->netrx_layout = hi.layout;
 	out->netrx_from_snapshots = st.ok;
 	if (!st.ok) {
 		/* A plain trace-cmd recording: the windows are all there is. */
@@ -378,10 +387,10 @@ static void compute_port(struct report_port *y, const struct tables *tb,
 		if (count <= 0)
 			continue;
 		keys[0] = port;
-		keys[1] = phase_names[p];
+		keys[1] = teeprobe_tcp_phase_name(p);
 		tables_hist_keyed_delta(th, keys, 2, "all", bucket);
 		x = &y->phases[y->nr_phases++];
-		x->name = phase_names[p];
+		x->name = teeprobe_tcp_phase_name(p);
 		x->count = count;
 		x->per_s = rate(count, seconds);
 		x->sum_ns = sum;
@@ -401,6 +410,7 @@ static void compute_handshakes(struct report *out, struct report_events *r)
 
 	tables_load(&tb, &r->snap[0], &r->snap[1], "tcp_stats");
 	tables_load(&th, &r->snap[0], &r->snap[1], "tcp_hist");
+	out->tcp_layout = th.layout;
 	if (tb.ok)
 		out->ports = xzalloc((tb.t[1]->nrows > 0 ? tb.t[1]->nrows : 1) *
 				     sizeof(*out->ports));
@@ -424,7 +434,7 @@ static void compute_handshakes(struct report *out, struct report_events *r)
 		for (j = 0; j < x->n; j++)
 			total += x->v[j];
 		e = &out->event_phases[out->nr_event_phases++];
-		e->name = phase_names[p];
+		e->name = teeprobe_tcp_phase_name(p);
 		e->count = x->n;
 		e->mean_ns = total / x->n;
 		e->p50_ns = pct_sorted(x->v, x->n, 50);
@@ -496,12 +506,35 @@ static void compute_session(struct report *out, const struct report_events *r)
 	out->missed_events = s->missed_events;
 	out->ring_losses = snap_value(&r->snap[1], "ring_losses");
 	out->counters_note = session_counters_note(s);
+	out->capture = snapshot_text(&r->snap[0], "capture");
+	out->before_start = s->before_start;
 	out->tee_missed = probes_missed(r->snap, "tee_probes");
 	out->tcp_missed = probes_missed(r->snap, "tcp_probes");
 	tables_load(&ts, &r->snap[0], &r->snap[1], "tee_stats");
 	if (ts.ok && modstats_kv_u64(ts.t[0], "untracked", &u[0]) &&
 	    modstats_kv_u64(ts.t[1], "untracked", &u[1]))
 		out->tee_untracked = (double)u[1] - (double)u[0];
+}
+
+/* report_capture_of - the "capture" lines of @r's start snapshot, parsed */
+void report_capture_of(const struct report *r, struct report_capture *c)
+{
+	char *copy = r->capture ? xstrdup(r->capture) : NULL, *line, *save = NULL;
+	char name[32];
+
+	c->measure = -1;
+	c->value = c->threshold = NAN;
+	c->run_windows = 0;
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "measure %31s", name) == 1)
+			c->measure = watch_measure_of(name);
+		else if (sscanf(line, "value %lf", &c->value) == 1 ||
+			 sscanf(line, "threshold %lf", &c->threshold) == 1 ||
+			 sscanf(line, "run_windows %d", &c->run_windows) == 1)
+			continue;
+	}
+	free(copy);
 }
 
 /* report_compute - every number of the report of session @s */

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../module/abi.h"
+#include "module/abi.h"
 #include "session.h"
-#include "stats.h"
+#include "hist.h"
 
 #define REPORT_TOP_THREADS	5
 #define REPORT_PORT_COUNTERS	11
@@ -112,6 +112,13 @@ struct report_hist {
 };
 
 /* report - every number "teeprobe report" shows; the renderers only read it */
+/* What started a capture of teeprobe watch (its "capture" lines) */
+struct report_capture {
+	int measure;			/* enum watch_measure; -1: not said */
+	double value, threshold;	/* the measure's: ns, or a share */
+	int run_windows;
+};
+
 struct report {
 	/* the session */
 	double seconds;
@@ -123,6 +130,9 @@ struct report {
 	unsigned long long other_events, missed_events;
 	double ring_losses, tee_missed, tee_untracked, tcp_missed;
 	const char *counters_note;	/* why the counters do not subtract */
+	/* a capture of teeprobe watch: its start snapshot's "capture" lines */
+	const char *capture;
+	unsigned long long before_start;	/* its ring's events left out */
 
 	/* CPU context */
 	bool cpu_ok;
@@ -133,6 +143,7 @@ struct report {
 	/* TEE ioctls */
 	bool tee_from_snapshots;
 	bool tee_exact;			/* percentiles from every call's event */
+	enum hist_layout tee_layout;	/* else from histograms of this layout */
 	int tee_candidates;		/* commands looked at; 0: no TEE ioctls */
 	struct report_tee_cmd *tee_cmds;
 	int nr_tee_cmds;
@@ -142,6 +153,7 @@ struct report {
 
 	/* NET_RX and the NICs */
 	bool netrx_from_snapshots;
+	enum hist_layout netrx_layout;	/* of netrx_hist: how its percentiles are */
 	struct report_netrx_windows *netrx_windows;
 	int nr_netrx_windows;
 	struct report_netrx_cpu *netrx_cpus;
@@ -153,6 +165,7 @@ struct report {
 	/* TCP handshakes and the kernel's counters */
 	struct report_port *ports;
 	int nr_ports;
+	enum hist_layout tcp_layout;	/* of tcp_hist: how its percentiles are */
 	unsigned long long handshakes[2];	/* server, client events */
 	struct report_event_phase event_phases[TEEPROBE_TCP_PHASES];
 	int nr_event_phases;
@@ -164,6 +177,7 @@ struct report {
 	int nr_hist;
 };
 
+void report_capture_of(const struct report *r, struct report_capture *c);
 struct report *report_compute(const struct session *s,
 			      const struct report_opts *o);
 void report_free(struct report *r);

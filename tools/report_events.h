@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../module/abi.h"
+#include "module/abi.h"
 #include "session.h"
 
 struct samples {

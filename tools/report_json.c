@@ -6,6 +6,7 @@
 #include "json.h"
 #include "report.h"
 #include "utils.h"
+#include "watch_rule.h"
 
 /* The JSON's version: 2 since it goes through json-c (1 was printf's) */
 #define REPORT_JSON_FORMAT	2
@@ -82,6 +83,23 @@ static void json_session(struct json_object *j, const struct report *r,
 	jset_num(x, "tee_untracked", r->tee_untracked, 0);
 	jset_num(x, "tcp_probe_missed", r->tcp_missed, 0);
 	jset(j, "lost", x);
+	if (r->capture) {
+		struct report_capture c;
+
+		report_capture_of(r, &c);
+		x = jnew();
+		if (c.measure >= 0) {
+			jset_str(x, "measure", watch_measure_key(c.measure));
+			/* seconds for the times, the share for a share */
+			jset_num(x, "value", watch_measure_is_time(c.measure) ?
+				 c.value / 1e9 : c.value, 6);
+			jset_num(x, "threshold", watch_measure_is_time(c.measure) ?
+				 c.threshold / 1e9 : c.threshold, 6);
+			jset_int(x, "run_windows", c.run_windows);
+		}
+		jset_int(x, "events_before_start", r->before_start);
+		jset(j, "capture", x);
+	}
 	x = jnew();
 	jset_bool(x, "comparable", !r->counters_note);
 	if (r->counters_note)

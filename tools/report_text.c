@@ -10,6 +10,30 @@
 
 #include "report.h"
 #include "utils.h"
+#include "watch_rule.h"
+
+/*
+ * text_capture - a capture of teeprobe watch: what started it, and the
+ * ring's events before its start (trace-cmd shows them; the figures leave
+ * them out)
+ */
+static void text_capture(const struct report *r)
+{
+	struct report_capture c;
+	char v[32], t[32];
+
+	report_capture_of(r, &c);
+	if (c.measure < 0) {
+		printf("  capture: teeprobe watch's; %llu events of its ring before its start left out\n",
+		       r->before_start);
+		return;
+	}
+	printf("  capture: teeprobe watch's, %s %s over %s in %d windows; %llu events\n"
+	       "  of its ring before its start left out\n",
+	       watch_measure_name(c.measure), watch_value_str(c.measure, c.value, v, sizeof(v)),
+	       watch_value_str(c.measure, c.threshold, t, sizeof(t)), c.run_windows,
+	       r->before_start);
+}
 
 /* text_session - the file, its size, its events and what was lost */
 static void text_session(const struct report *r, const struct report_opts *o)
@@ -39,6 +63,8 @@ static void text_session(const struct report *r, const struct report_opts *o)
 	       "        %.0f untracked, %.0f TCP probe hits missed\n",
 	       r->ring_losses, r->missed_events, r->tee_missed,
 	       r->tee_untracked, r->tcp_missed);
+	if (r->capture)
+		text_capture(r);
 	if (r->counters_note)
 		printf("  counters: %s: the module's counters of the start and end\n"
 		       "  snapshots do not subtract and are left out; what follows\n"
@@ -69,6 +95,17 @@ static void text_context(const struct report *r)
 	printf("\n");
 }
 
+/*
+ * pct_how - what a percentile from the module's histograms is: placed
+ * within its log-linear bucket (at most 12.5 % off), or an older module's
+ * log2 bucket's top
+ */
+static const char *pct_how(enum hist_layout layout)
+{
+	return layout == HIST_LOGLIN ? "interpolated within 12.5 %" :
+	       "upper bounds (log2 buckets)";
+}
+
 /* text_tee - TEE ioctls by command, their secure-world share, top threads */
 static void text_tee(const struct report *r)
 {
@@ -76,11 +113,12 @@ static void text_tee(const struct report *r)
 	size_t secure_len = 0;
 	int i;
 
-	printf("TEE ioctls by command (%s; percentiles from %s)\n"
+	printf("TEE ioctls by command (counts: %s; percentiles: %s)\n"
 	       "  %-14s %8s %9s %6s %11s %11s %11s %11s\n",
-	       r->tee_from_snapshots ? "counts from the module's counters" :
-				       "counts from the events",
-	       r->tee_exact ? "every call's event" : "histograms, upper bounds",
+	       r->tee_from_snapshots ? "the module's counters" : "the events",
+	       r->tee_exact ? "every call's event" : r->tee_layout == HIST_LOGLIN ?
+	       "histograms, interpolated within 12.5 %" :
+	       "log2 histograms' upper bounds",
 	       "cmd", "calls", "calls/s", "errors", "mean", "p50", "p99", "max");
 	for (i = 0; i < r->nr_tee_cmds; i++) {
 		const struct report_tee_cmd *c = &r->tee_cmds[i];
@@ -115,7 +153,8 @@ static void text_tee(const struct report *r)
 		}
 	}
 	if (secure_len)
-		printf("  in the secure world (entries timed by the driver's SMC probes)\n"
+		printf("  in the secure world (the driver's entries into it, timed; normal%%: the\n"
+		       "  rest of the calls but their wait%%, the normal world's)\n"
 		       "  %-14s %8s %9s %11s %8s %8s\n%s",
 		       "cmd", "entries", "per_call", "mean", "secure%",
 		       "normal%", secure);
@@ -169,10 +208,10 @@ static void text_netrx(const struct report *r)
 		       x->reraises);
 	}
 	printf("  raise->entry delays: inline = at irq exit or bh enable, ksoftirqd =\n"
-	       "  deferred to ksoftirqd; percentiles are upper bounds\n"
+	       "  deferred to ksoftirqd; percentiles %s\n"
 	       "  %-5s %11s %11s %11s %11s %11s %11s\n",
-	       "cpu", "inl_p50", "inl_p99", "inl_max", "ksd_p50", "ksd_p99",
-	       "ksd_max");
+	       pct_how(r->netrx_layout), "cpu", "inl_p50", "inl_p99", "inl_max",
+	       "ksd_p50", "ksd_p99", "ksd_max");
 	for (i = 0; i < r->nr_netrx_cpus; i++) {
 		const struct report_netrx_cpu *x = &r->netrx_cpus[i];
 
@@ -210,7 +249,8 @@ static void text_handshakes(const struct report *r)
 	int i, k, q;
 	FILE *f;
 
-	printf("TCP handshakes by port (module's counters; phase percentiles are upper bounds)\n");
+	printf("TCP handshakes by port (module's counters; phase percentiles %s)\n",
+	       pct_how(r->tcp_layout));
 	for (i = 0; i < r->nr_ports; i++) {
 		const struct report_port *port = &r->ports[i];
 
@@ -263,6 +303,20 @@ static void text_tcp(const struct report *r)
 	printf("\n");
 }
 
+/*
+ * hist_label - a bucket's low edge in us, with the decimals that keep four
+ * significant digits: the log-linear buckets are 12.5 % apart (2.048,
+ * 2.304, 2.560 us), and whole microseconds printed five of them as "2"
+ */
+static const char *hist_label(double us)
+{
+	static char out[32];
+	int decimals = us < 10 ? 3 : us < 100 ? 2 : us < 1000 ? 1 : 0;
+
+	snprintf(out, sizeof(out), "%.*f", decimals, us);
+	return out;
+}
+
 /* text_hist - one histogram set, rtla style: a column per CPU */
 static void text_hist(const struct report_hist *h, const struct report_opts *o)
 {
@@ -283,7 +337,7 @@ static void text_hist(const struct report_hist *h, const struct report_opts *o)
 			row += h->bucket[c][i];
 		if (row <= 0)
 			continue;
-		printf("  %-12.0f", hist_low_in(h->layout, i) / 1e3);
+		printf("  %-12s", hist_label(hist_low_in(h->layout, i) / 1e3));
 		for (c = 0; c < h->ncol; c++)
 			printf(" %12.0f", h->bucket[c][i]);
 		printf("\n");

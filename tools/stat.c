@@ -18,15 +18,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "derive.h"
+#include "delta.h"
 #include "figures.h"
 #include "module.h"
 #include "prometheus.h"
 #include "snapshot.h"
 #include "stat.h"
-#include "stats.h"
+#include "hist.h"
 #include "teeprobe.h"
 #include "utils.h"
+#include "watch_state.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -45,7 +46,7 @@ static void stat_usage(FILE *out)
 		"       teeprobe stat --prometheus [-o FILE] [-I SECONDS] [-c COUNT]\n"
 		"                     [--debugfs DIR]\n\n"
 		"  -I, --interval SEC  seconds between lines (default 1); -i, its\n"
-		"                      name before 0.2, is taken with a warning\n"
+		"                      earlier name, is taken with a warning\n"
 		"  -c, --count N       stop after N lines (default: until Ctrl-C)\n"
 		"      --json          one JSON object per line\n"
 		"      --prometheus    the module's counters in the Prometheus text\n"
@@ -145,6 +146,27 @@ static int prom_to_file(const char *path, const struct snapshot *s)
 	return ret;
 }
 
+/*
+ * prom_take_watch - a running watch's status as the "watch" source, and
+ * whether it still runs ("running 1")
+ */
+static void prom_take_watch(struct snapshot *s)
+{
+	struct watch_status st;
+	char *text, *line, *save = NULL;
+	bool running;
+	int err;
+
+	if (!watch_status_read(&st, &running))
+		return;
+	text = read_text_file(WATCH_STATE_FILE, 1 << 16, &err);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		snapshot_add_line(s, "watch", line);
+	free(text);
+	snapshot_add_line(s, "watch", running ? "running 1" : "running 0");
+}
+
 /* prom_take - the module's files now, from debugfs or from @saved_dir */
 static void prom_take(struct snapshot *s, const char *saved_dir)
 {
@@ -158,6 +180,7 @@ static void prom_take(struct snapshot *s, const char *saved_dir)
 	if (dir)
 		snapshot_add_dir(s, dir);
 	free(dir);
+	prom_take_watch(s);
 }
 
 /*

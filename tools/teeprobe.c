@@ -25,6 +25,7 @@ static const struct subcommand subcommands[] = {
 	{ "record", record_main, "record a session into a trace.dat (with trace-cmd)" },
 	{ "report", report_main, "summarise a recorded trace.dat" },
 	{ "stat",   stat_main,   "the chain's rates live, a line per interval" },
+	{ "watch",  watch_main,  "a flight recorder: capture and analyse when handshakes go slow" },
 	{ NULL, NULL, NULL }
 };
 

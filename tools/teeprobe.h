@@ -12,5 +12,6 @@ int plot_main(int argc, char **argv);
 int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int stat_main(int argc, char **argv);
+int watch_main(int argc, char **argv);
 
 #endif /* TEEPROBE_TOOL_H */

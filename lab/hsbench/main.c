@@ -13,7 +13,7 @@ void hs_usage(FILE *f)
 {
 	fprintf(f,
 "usage:\n"
-"  hsbench server [--listen ADDR:PORT] [--workers W] [--mode soft|hard-temp|hard-reg]\n"
+"  hsbench server [--listen ADDR:PORT] [--workers W] [--mode soft|hard-temp|hard-reg|hard-alloc|hard-shared]\n"
 "                 [--crypto-calls K] [--payload BYTES] [--duration SEC] [--connections N]\n"
 "                 [--tee-dev /dev/teeN] [--json] [--ready-file PATH] [--stall-us US]\n"
 "                 [--accept-log PATH]\n"
@@ -32,6 +32,9 @@ void hs_usage(FILE *f)
 "             close the shm fd (the libteec temporary memref pattern)\n"
 "  hard-reg   in the teesim TA; each worker registers its buffer once, then\n"
 "             a call is one TEE_IOC_INVOKE\n"
+"  hard-alloc  (libteec builds) TEEC_AllocateSharedMemory memory, partial memrefs\n"
+"  hard-shared (iTrustee's libteec) allocated with TEEC_MEM_SHARED_INOUT: the\n"
+"             driver pins the pages at each call instead of copying\n"
 "The TEE device is the first /dev/teeN reporting teesim's impl_id, unless\n"
 "--tee-dev names it. The server stops after N completed handshakes, SEC\n"
 "seconds, or SIGINT/SIGTERM (whichever comes first), then prints its counters.\n"
@@ -41,6 +44,9 @@ void hs_usage(FILE *f)
 "handshake before its crypto, as a worker stuck in a TEE call does.\n"
 "--accept-log PATH writes a line per accepted connection: when accept()\n"
 "returned it (CLOCK_REALTIME, in ns) and the client's port.\n"
+"SIGUSR1 switches hard-reg and hard-temp to the other from each worker's\n"
+"next crypto call: one server whose load turns slow part-way (hard-alloc\n"
+"and hard-shared have no other).\n"
 "\n"
 "client: T threads (default 10) make C connections (default 1000) in total,\n"
 "each: connect, send hello, read reply, verify it against the same crypto\n"

@@ -44,12 +44,16 @@ enum server_mode {
 	MODE_SOFT,
 	MODE_HARD_TEMP,
 	MODE_HARD_REG,
+	MODE_HARD_ALLOC,
+	MODE_HARD_SHARED,
 };
 
 static const char *const server_mode_names[] = {
 	[MODE_SOFT] = "soft",
 	[MODE_HARD_TEMP] = "hard-temp",
 	[MODE_HARD_REG] = "hard-reg",
+	[MODE_HARD_ALLOC] = "hard-alloc",
+	[MODE_HARD_SHARED] = "hard-shared",
 };
 
 struct server_config {
@@ -117,6 +121,9 @@ struct server {
 	int accept_log_fd;	/* --accept-log, or -1 */
 	int stop_fd;		/* eventfd: readable once the workers must stop */
 	int stopping;
+	/* the hard modes' shared-memory pattern now: SIGUSR1 switches it */
+	enum tee_shm_pattern pattern;
+	unsigned int switches;
 	struct worker *workers;
 	/* start gate: workers report their set-up, then wait for "go" */
 	pthread_mutex_t gate_lock;
@@ -134,6 +141,17 @@ static int server_stopping(struct server *srv)
 	return __atomic_load_n(&srv->stopping, __ATOMIC_RELAXED);
 }
 
+/*
+ * worker_pattern - the worker's TEE client in the pattern the server is in
+ * now (SIGUSR1 switches it between calls); 0, or -1 when it cannot be
+ */
+static int worker_pattern(struct worker *w)
+{
+	enum tee_shm_pattern p = __atomic_load_n(&w->srv->pattern, __ATOMIC_RELAXED);
+
+	return p == w->tee.pattern ? 0 : tee_client_set_pattern(&w->tee, p);
+}
+
 /* worker_sm3 - one SM3 crypto call of a handshake, in the configured mode */
 static int worker_sm3(void *ctx, const uint8_t *buf, size_t len,
 		      uint8_t digest[LAB_SM3_DIGEST_SIZE])
@@ -143,6 +161,8 @@ static int worker_sm3(void *ctx, const uint8_t *buf, size_t len,
 	counter_inc(&w->counters.crypto_calls);
 	if (w->srv->cfg.mode == MODE_SOFT)
 		return hs_soft_sm3(NULL, buf, len, digest);
+	if (worker_pattern(w))
+		return -1;
 	return tee_sm3(&w->tee, buf, len, digest);
 }
 
@@ -155,6 +175,8 @@ static int worker_sm4(void *ctx, const uint8_t key[LAB_SM4_KEY_SIZE],
 	counter_inc(&w->counters.crypto_calls);
 	if (w->srv->cfg.mode == MODE_SOFT)
 		return hs_soft_sm4(NULL, key, buf, len);
+	if (worker_pattern(w))
+		return -1;
 	return tee_sm4(&w->tee, key, buf, len);
 }
 
@@ -394,10 +416,8 @@ static int worker_setup(struct worker *w)
 		}
 		return 0;
 	}
-	if (tee_client_open(&w->tee, srv->tee_path,
-			    srv->cfg.mode == MODE_HARD_REG ? TEE_SHM_REGISTERED :
-							     TEE_SHM_TEMPORARY,
-			    len, &w->counters.ioctls))
+	if (tee_client_open(&w->tee, srv->tee_path, srv->pattern, len,
+			    &w->counters.ioctls))
 		return -1;
 	w->work_buf = w->tee.buf;	/* the memrefs point into it */
 	return 0;
@@ -542,8 +562,35 @@ static uint64_t server_completed(struct server *srv)
 }
 
 /*
+ * server_switch - SIGUSR1: a hard mode becomes the other (hard-reg <->
+ * hard-temp), from each worker's next crypto call on; said on stderr
+ */
+static void server_switch(struct server *srv)
+{
+	enum tee_shm_pattern p;
+
+	if (srv->cfg.mode == MODE_SOFT) {
+		hs_err("SIGUSR1: soft mode has nothing to switch");
+		return;
+	}
+	if (srv->cfg.mode == MODE_HARD_ALLOC || srv->cfg.mode == MODE_HARD_SHARED) {
+		/* the crypto data lives in libteec's memory: no other kind */
+		hs_err("SIGUSR1: %s has nothing to switch (hard-reg and hard-temp switch)",
+		       server_mode_names[srv->cfg.mode]);
+		return;
+	}
+	p = srv->pattern == TEE_SHM_REGISTERED ? TEE_SHM_TEMPORARY : TEE_SHM_REGISTERED;
+	__atomic_store_n(&srv->pattern, p, __ATOMIC_RELAXED);
+	srv->switches++;
+	hs_err("SIGUSR1: now %s, after %llu handshakes",
+	       p == TEE_SHM_REGISTERED ? "hard-reg" : "hard-temp",
+	       (unsigned long long)server_completed(srv));
+}
+
+/*
  * server_wait_for_stop - wait for SIGINT/SIGTERM (blocked in every thread),
- * N handshakes or the duration; returns why it stopped
+ * N handshakes or the duration; returns why it stopped. SIGUSR1 switches
+ * the hard mode meanwhile.
  */
 static const char *server_wait_for_stop(struct server *srv, uint64_t start_ns)
 {
@@ -555,8 +602,11 @@ static const char *server_wait_for_stop(struct server *srv, uint64_t start_ns)
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGINT);
 	sigaddset(&signals, SIGTERM);
+	sigaddset(&signals, SIGUSR1);
 	for (;;) {
 		sig = sigtimedwait(&signals, NULL, &poll);
+		if (sig == SIGUSR1)
+			server_switch(srv);
 		if (sig == SIGINT)
 			return "SIGINT";
 		if (sig == SIGTERM)
@@ -625,6 +675,7 @@ static void server_print_text(struct server *srv, const char *reason,
 	printf("payload               %zu\n", cfg->payload);
 	printf("stall_us              %u\n", cfg->stall_us);
 	printf("stop_reason           %s\n", reason);
+	printf("mode_switches         %u\n", srv->switches);
 	printf("elapsed_s             %.3f\n", elapsed);
 	printf("connections_accepted  %llu\n", (unsigned long long)sum.accepted);
 	printf("handshakes_completed  %llu\n", (unsigned long long)sum.completed);
@@ -702,12 +753,19 @@ static int server_parse_mode(const char *name, enum server_mode *mode)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(server_mode_names); i++) {
-		if (!strcmp(name, server_mode_names[i])) {
-			*mode = i;
-			return 0;
+		if (strcmp(name, server_mode_names[i]))
+			continue;
+#ifndef HSBENCH_TEEC
+		/* the ioctl client has temporary and registered memory only */
+		if (i == MODE_HARD_ALLOC || i == MODE_HARD_SHARED) {
+			hs_err("--mode %s: only on libteec (hsbench built with TEEC= or ITEEC=)", name);
+			return -1;
 		}
+#endif
+		*mode = i;
+		return 0;
 	}
-	hs_err("--mode: '%s' is not soft, hard-temp or hard-reg", name);
+	hs_err("--mode: '%s' is not soft, hard-temp, hard-reg, hard-alloc or hard-shared", name);
 	return -1;
 }
 
@@ -844,7 +902,12 @@ int server_main(int argc, char **argv)
 	sigemptyset(&signals);
 	sigaddset(&signals, SIGINT);
 	sigaddset(&signals, SIGTERM);
+	sigaddset(&signals, SIGUSR1);
 	pthread_sigmask(SIG_BLOCK, &signals, NULL);
+	srv.pattern = srv.cfg.mode == MODE_HARD_REG ? TEE_SHM_REGISTERED :
+		      srv.cfg.mode == MODE_HARD_ALLOC ? TEE_SHM_ALLOCATED :
+		      srv.cfg.mode == MODE_HARD_SHARED ? TEE_SHM_SHARED :
+							 TEE_SHM_TEMPORARY;
 	signal(SIGPIPE, SIG_IGN);
 
 	if (srv.cfg.mode != MODE_SOFT &&

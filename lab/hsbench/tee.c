@@ -71,6 +71,23 @@ void tee_client_error(struct tee_client *tc, const char *fmt, ...)
 	       " (further TEE errors of this thread are only counted)");
 }
 
+#ifdef HSBENCH_ITEEC
+/*
+ * tee_find_device - iTrustee: libteec gets /dev/tc_ns_client's fd from
+ * teecd; the node must be there (see tee.h)
+ */
+int tee_find_device(const char *wanted, char *path, size_t path_size)
+{
+	const char *dev = wanted ? wanted : TEE_LAB_DEVICE;
+
+	if (access(dev, F_OK)) {
+		hs_err("%s: %s; %s", dev, strerror(errno), TEE_LAB_HINT);
+		return -1;
+	}
+	snprintf(path, path_size, "%s", dev);
+	return 0;
+}
+#else
 /*
  * tee_probe - open @path and query its version; returns the fd, or -1 with
  * a reason in @why
@@ -162,6 +179,7 @@ int tee_find_device(const char *wanted, char *path, size_t path_size)
 	}
 	return 0;
 }
+#endif /* HSBENCH_ITEEC */
 
 /* tee_open_session_raw - TEE_IOC_OPEN_SESSION (see tee.h) */
 int tee_open_session_raw(int fd, const uint8_t uuid[TEE_IOCTL_UUID_LEN],
@@ -432,6 +450,18 @@ int tee_client_open(struct tee_client *tc, const char *path,
 fail:
 	tee_client_close(tc);
 	return -1;
+}
+
+/* tee_client_set_pattern - temporary or registered memory from now on */
+int tee_client_set_pattern(struct tee_client *tc, enum tee_shm_pattern pattern)
+{
+	if (pattern == TEE_SHM_REGISTERED && tc->shm_fd < 0) {
+		tc->shm_fd = tee_shm_register(tc, &tc->shm_id);
+		if (tc->shm_fd < 0)
+			return -1;
+	}
+	tc->pattern = pattern;
+	return 0;
 }
 
 /* tee_client_close - release the buffer, session and fd (see tee.h) */

@@ -34,6 +34,11 @@
 enum tee_shm_pattern {
 	TEE_SHM_TEMPORARY,
 	TEE_SHM_REGISTERED,
+	/* libteec only: TEEC_AllocateSharedMemory memory (iTrustee: the
+	 * driver's, mapped; TEEC_MEM_SHARED_INOUT: the caller's own pages,
+	 * pinned by the driver at each call, iTrustee only) */
+	TEE_SHM_ALLOCATED,
+	TEE_SHM_SHARED,
 };
 
 /* struct tee_ioctl_counts - ioctls issued (and shm fds closed), by type */
@@ -74,11 +79,15 @@ struct tee_client {
 	TEEC_SharedMemory shm;
 	int ctx_open;
 	int shm_registered;
+	int buf_is_shm;		/* buf is TEEC_AllocateSharedMemory's */
 #endif
 };
 
 /* The device the lab TA runs behind: teesim's, or OP-TEE's (libteec build) */
-#ifdef HSBENCH_TEEC
+#ifdef HSBENCH_ITEEC
+#define TEE_LAB_DEVICE		"/dev/tc_ns_client"
+#define TEE_LAB_HINT		"is tzdriver loaded, and teecd running?"
+#elif defined(HSBENCH_TEEC)
 #define TEE_LAB_IMPL_ID		TEE_IMPL_ID_OPTEE
 #define TEE_LAB_DEVICE		"n OP-TEE"
 #define TEE_LAB_HINT		"is optee.ko loaded, over a secure world running OP-TEE?"
@@ -130,6 +139,13 @@ int tee_invoke_raw(int fd, uint32_t session, uint32_t func,
 int tee_client_open(struct tee_client *tc, const char *path,
 		    enum tee_shm_pattern pattern, size_t data_len,
 		    struct tee_ioctl_counts *counts);
+
+/*
+ * tee_client_set_pattern - @tc's calls in @pattern from now on: for
+ * TEE_SHM_REGISTERED, its buffer is registered now if it was not yet.
+ * Prints why on failure and returns -1 (the pattern unchanged).
+ */
+int tee_client_set_pattern(struct tee_client *tc, enum tee_shm_pattern pattern);
 
 /* tee_client_close - release the buffer, session and fd of @tc */
 void tee_client_close(struct tee_client *tc);

@@ -13,6 +13,15 @@
  * buffer once with TEEC_RegisterSharedMemory and passes TEEC_MEMREF_PARTIAL_*
  * parameters into it. The counts are of the ioctls each libteec call makes:
  * one TEE_IOC_SHM_REGISTER and one close per temporary memref.
+ *
+ * Built with HSBENCH_ITEEC, on iTrustee's libteec (itrustee_client), whose
+ * context gets /dev/tc_ns_client's fd from teecd: no libteec call there
+ * makes an ioctl of its own for memory (the driver copies temporary and
+ * registered memory into its mailbox inside each invoke), so no shm ioctl
+ * is counted; TEE_SHM_ALLOCATED passes TEEC_AllocateSharedMemory memory
+ * (the driver's, mapped) as partial memrefs, TEE_SHM_SHARED the same
+ * allocated with TEEC_MEM_SHARED_INOUT (the caller's own pages, pinned by
+ * the driver at each invoke) as TEEC_MEMREF_SHARED_INOUT.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -50,10 +59,27 @@ static int teec_invoke(struct tee_client *tc, uint32_t func, TEEC_Operation *op,
 /* teec_count_temp - the ioctls libteec makes for @n temporary memrefs */
 static void teec_count_temp(struct tee_client *tc, unsigned int n)
 {
+#ifdef HSBENCH_ITEEC
+	return;	/* none: the memory goes inside the invoke */
+#endif
 	if (tc->pattern != TEE_SHM_TEMPORARY)
 		return;
 	tc->counts->shm_register += n;
 	tc->counts->shm_close += n;
+}
+
+/*
+ * teec_memref_type - @partial, or for TEE_SHM_SHARED memory (iTrustee)
+ * TEEC_MEMREF_SHARED_INOUT, its only type
+ */
+static uint32_t teec_memref_type(const struct tee_client *tc, uint32_t partial)
+{
+#ifdef HSBENCH_ITEEC
+	if (tc->pattern == TEE_SHM_SHARED)
+		return TEEC_MEMREF_SHARED_INOUT;
+#endif
+	(void)tc;
+	return partial;
 }
 
 /* tee_check_buffer - the data must be tc->buf, with room for the digest */
@@ -78,6 +104,7 @@ int tee_sm3(void *ctx, const uint8_t *buf, size_t len,
 	if (teec_check_buffer(tc, buf, len))
 		return -1;
 	memset(&op, 0, sizeof(op));
+	op.started = 1;	/* iTrustee's libteec refuses 0: no cancellation */
 	if (tc->pattern == TEE_SHM_TEMPORARY) {
 		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INPUT,
 						 TEEC_MEMREF_TEMP_OUTPUT,
@@ -87,8 +114,8 @@ int tee_sm3(void *ctx, const uint8_t *buf, size_t len,
 		op.params[1].tmpref.buffer = out;
 		op.params[1].tmpref.size = LAB_SM3_DIGEST_SIZE;
 	} else {
-		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_INPUT,
-						 TEEC_MEMREF_PARTIAL_OUTPUT,
+		op.paramTypes = TEEC_PARAM_TYPES(teec_memref_type(tc, TEEC_MEMREF_PARTIAL_INPUT),
+						 teec_memref_type(tc, TEEC_MEMREF_PARTIAL_OUTPUT),
 						 TEEC_NONE, TEEC_NONE);
 		op.params[0].memref.parent = &tc->shm;
 		op.params[0].memref.offset = 0;
@@ -126,6 +153,7 @@ int tee_sm4(void *ctx, const uint8_t key[LAB_SM4_KEY_SIZE],
 	if (teec_check_buffer(tc, buf, len))
 		return -1;
 	memset(&op, 0, sizeof(op));
+	op.started = 1;	/* iTrustee's libteec refuses 0: no cancellation */
 	if (tc->pattern == TEE_SHM_TEMPORARY) {
 		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_TEMP_INOUT,
 						 TEEC_VALUE_INPUT,
@@ -133,7 +161,7 @@ int tee_sm4(void *ctx, const uint8_t key[LAB_SM4_KEY_SIZE],
 		op.params[0].tmpref.buffer = tc->buf;
 		op.params[0].tmpref.size = len;
 	} else {
-		op.paramTypes = TEEC_PARAM_TYPES(TEEC_MEMREF_PARTIAL_INOUT,
+		op.paramTypes = TEEC_PARAM_TYPES(teec_memref_type(tc, TEEC_MEMREF_PARTIAL_INOUT),
 						 TEEC_VALUE_INPUT,
 						 TEEC_VALUE_INPUT, TEEC_NONE);
 		op.params[0].memref.parent = &tc->shm;
@@ -161,6 +189,7 @@ int tee_ta_stats(struct tee_client *tc)
 	TEEC_Operation op;
 
 	memset(&op, 0, sizeof(op));
+	op.started = 1;	/* iTrustee's libteec refuses 0: no cancellation */
 	op.paramTypes = TEEC_PARAM_TYPES(TEEC_VALUE_OUTPUT, TEEC_VALUE_OUTPUT,
 					 TEEC_NONE, TEEC_NONE);
 	if (teec_invoke(tc, TEESIM_CMD_STATS, &op, "STATS"))
@@ -170,6 +199,25 @@ int tee_ta_stats(struct tee_client *tc)
 	tc->counts->ta_sm4 += op.params[0].value.b;
 	tc->counts->ta_refused += op.params[1].value.a;
 	tc->counts->ta_sessions += op.params[1].value.b;
+	return 0;
+}
+
+/* teec_register - @tc's buffer registered once (TEEC_RegisterSharedMemory) */
+static int teec_register(struct tee_client *tc)
+{
+	TEEC_Result res;
+
+	tc->shm.buffer = tc->buf;
+	tc->shm.size = tc->buf_size;
+	tc->shm.flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT;
+	counter_inc(&tc->counts->shm_register);
+	res = TEEC_RegisterSharedMemory(&tc->ctx, &tc->shm);
+	if (res != TEEC_SUCCESS) {
+		hs_err("TEEC_RegisterSharedMemory of %zu bytes: 0x%08x",
+		       tc->buf_size, res);
+		return -1;
+	}
+	tc->shm_registered = 1;
 	return 0;
 }
 
@@ -199,38 +247,71 @@ int tee_client_open(struct tee_client *tc, const char *path,
 	memset(buf, 0, tc->buf_size);
 	tc->buf = buf;
 
+#ifdef HSBENCH_ITEEC
+	/* libteec asks teecd for the device (@path was checked) */
+	res = TEEC_InitializeContext(NULL, &tc->ctx);
+#else
 	/* libteec opens the first OP-TEE device itself (@path was found so) */
 	res = TEEC_InitializeContext("optee-tz", &tc->ctx);
+#endif
 	if (res != TEEC_SUCCESS) {
 		hs_err("TEEC_InitializeContext(\"optee-tz\") for %s: 0x%08x",
 		       path, res);
 		goto fail;
 	}
 	tc->ctx_open = 1;
+#ifdef HSBENCH_ITEEC
+	tc->fd = tc->ctx.fd;
+#else
 	tc->fd = tc->ctx.imp.fd;
+#endif
 	counter_inc(&counts->open_session);
+#ifdef HSBENCH_ITEEC
+	/* iTrustee's libteec takes TEEC_LOGIN_IDENTIFY only (BAD_PARAMETERS) */
+	res = TEEC_OpenSession(&tc->ctx, &tc->sess, &lab_ta_uuid,
+			       TEEC_LOGIN_IDENTIFY, NULL, NULL, &origin);
+#else
 	res = TEEC_OpenSession(&tc->ctx, &tc->sess, &lab_ta_uuid,
 			       TEEC_LOGIN_PUBLIC, NULL, NULL, &origin);
+#endif
 	if (res != TEEC_SUCCESS) {
 		hs_err("%s: opening a session to the lab TA (lab/ta, 5eec0000-7ee5-4d00-8000-73696d746565): 0x%08x, origin %u (%s); is its .ta where tee-supplicant looks?",
 		       path, res, origin, tee_origin_name(origin));
 		goto fail;
 	}
 	tc->session_open = 1;
+#ifdef HSBENCH_ITEEC
+	tc->session = tc->sess.session_id;
+#else
 	tc->session = tc->sess.imp.session_id;
-	if (pattern == TEE_SHM_REGISTERED) {
-		tc->shm.buffer = tc->buf;
+#endif
+	if (pattern == TEE_SHM_ALLOCATED || pattern == TEE_SHM_SHARED) {
+		/* the memory is libteec's: the crypto data goes there */
 		tc->shm.size = tc->buf_size;
 		tc->shm.flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT;
-		counter_inc(&counts->shm_register);
-		res = TEEC_RegisterSharedMemory(&tc->ctx, &tc->shm);
+#ifdef HSBENCH_ITEEC
+		if (pattern == TEE_SHM_SHARED)
+			tc->shm.flags = TEEC_MEM_SHARED_INOUT;
+#else
+		if (pattern == TEE_SHM_SHARED) {
+			hs_err("TEEC_MEM_SHARED_INOUT is iTrustee's (hsbench built with ITEEC)");
+			goto fail;
+		}
+#endif
+		res = TEEC_AllocateSharedMemory(&tc->ctx, &tc->shm);
 		if (res != TEEC_SUCCESS) {
-			hs_err("TEEC_RegisterSharedMemory of %zu bytes: 0x%08x",
+			hs_err("TEEC_AllocateSharedMemory of %zu bytes: 0x%08x",
 			       tc->buf_size, res);
 			goto fail;
 		}
 		tc->shm_registered = 1;
+		free(tc->buf);
+		tc->buf = tc->shm.buffer;
+		tc->buf_is_shm = 1;
+		memset(tc->buf, 0, tc->buf_size);
 	}
+	if (pattern == TEE_SHM_REGISTERED && teec_register(tc))
+		goto fail;
 	return 0;
 
 fail:
@@ -238,13 +319,26 @@ fail:
 	return -1;
 }
 
+/* tee_client_set_pattern - temporary or registered memory from now on */
+int tee_client_set_pattern(struct tee_client *tc, enum tee_shm_pattern pattern)
+{
+	if (pattern == TEE_SHM_REGISTERED && !tc->shm_registered &&
+	    teec_register(tc))
+		return -1;
+	tc->pattern = pattern;
+	return 0;
+}
+
 /* tee_client_close - release the buffer, session and context (tee.h) */
 void tee_client_close(struct tee_client *tc)
 {
 	if (tc->shm_registered) {
-		counter_inc(&tc->counts->shm_close);
+		if (!tc->buf_is_shm)
+			counter_inc(&tc->counts->shm_close);
 		TEEC_ReleaseSharedMemory(&tc->shm);
 		tc->shm_registered = 0;
+		if (tc->buf_is_shm)
+			tc->buf = NULL;	/* it was libteec's */
 	}
 	if (tc->session_open) {
 		counter_inc(&tc->counts->close_session);

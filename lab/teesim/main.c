@@ -11,11 +11,17 @@
  *                   with bottom halves off on the calling CPU (0..10000)
  *   invoke_us       secure-world work of one INVOKE: the secure thread is
  *                   busy, the caller sleeps (0..100000)
+ *   invoke_cpu_us   secure-world work of one INVOKE on the calling CPU,
+ *                   bottom halves off, as an OP-TEE TA computes (0..100000)
  *   shm_us          the same for one shared-memory registration or
  *                   unregistration (0..100000)
  *   shm_cpu_us      the part of a registration or unregistration done on
  *                   the calling CPU in the secure world, bottom halves off
  *                   (0..100000)
+ *   driver_us       the normal-world driver's own work per INVOKE, on the
+ *                   calling CPU outside the secure world (0..100000)
+ *   unreg_pct       an unregistration's shm_us and shm_cpu_us, in percent of
+ *                   a registration's (0..100; 100: as long)
  *   pool_kib        most memory the SHM_ALLOC pool hands out (64..65536)
  *
  * The defaults and where they come from are in Documentation/lab.rst. In
@@ -45,8 +51,11 @@ struct teesim_params teesim_params = {
 	.secure_threads	= 0,
 	.switch_us	= 50,
 	.invoke_us	= 1000,
+	.invoke_cpu_us	= 0,
 	.shm_us		= 1500,
 	.shm_cpu_us	= 500,
+	.driver_us	= 0,
+	.unreg_pct	= 100,
 	.pool_kib	= 4096,
 };
 
@@ -97,10 +106,16 @@ TEESIM_PARAM(switch_us, 0, 10000,
 	     "CPU time of one world switch in us, bottom halves off (default 50)");
 TEESIM_PARAM(invoke_us, 0, 100000,
 	     "secure work of one INVOKE in us, caller asleep (default 1000)");
+TEESIM_PARAM(invoke_cpu_us, 0, 100000,
+	     "secure work of one INVOKE on the calling CPU in us, bottom halves off (default 0)");
 TEESIM_PARAM(shm_us, 0, 100000,
 	     "secure work of one shm (un)registration in us, caller asleep (default 1500)");
 TEESIM_PARAM(shm_cpu_us, 0, 100000,
 	     "CPU time of one shm (un)registration in us, bottom halves off (default 500)");
+TEESIM_PARAM(driver_us, 0, 100000,
+	     "normal-world driver work per INVOKE in us, on the calling CPU (default 0)");
+TEESIM_PARAM(unreg_pct, 0, 100,
+	     "an unregistration's cost in % of a registration's (default 100)");
 TEESIM_PARAM(pool_kib, 64, 65536,
 	     "most memory the SHM_ALLOC pool hands out, KiB (default 4096)");
 
@@ -237,7 +252,9 @@ static int teesim_invoke_func(struct tee_context *ctx,
 		arg->ret_origin = TEEC_ORIGIN_TEE;
 		return 0;
 	}
-	return teesim_secure_call(TEESIM_CALL_INVOKE, teesim_params.invoke_us, 0,
+	teesim_driver_work(teesim_params.driver_us);
+	return teesim_secure_call(TEESIM_CALL_INVOKE, teesim_params.invoke_us,
+				  teesim_params.invoke_cpu_us,
 				  invoke_in_secure_world, &w);
 }
 
@@ -253,9 +270,11 @@ static int teesim_shm_register(struct tee_context *ctx, struct tee_shm *shm,
 /* teesim_shm_unregister - unmap them again; always succeeds */
 static int teesim_shm_unregister(struct tee_context *ctx, struct tee_shm *shm)
 {
+	unsigned int pct = teesim_params.unreg_pct;
+
 	return teesim_secure_call(TEESIM_CALL_SHM_UNREGISTER,
-				  teesim_params.shm_us, teesim_params.shm_cpu_us,
-				  NULL, NULL);
+				  teesim_params.shm_us * pct / 100,
+				  teesim_params.shm_cpu_us * pct / 100, NULL, NULL);
 }
 
 static const struct tee_driver_ops teesim_ops = {
@@ -420,10 +439,11 @@ static int __init teesim_init(void)
 	if (ret)
 		goto out_unregister_teedev;
 
-	pr_info("secure world up: %u secure threads, switch %u us, invoke %u us, shm %u+%u us\n",
+	pr_info("secure world up: %u secure threads, switch %u us, invoke %u+%u us, shm %u+%u us, driver %u us, unregister %u %%\n",
 		teesim_params.secure_threads, teesim_params.switch_us,
-		teesim_params.invoke_us, teesim_params.shm_us,
-		teesim_params.shm_cpu_us);
+		teesim_params.invoke_us, teesim_params.invoke_cpu_us,
+		teesim_params.shm_us, teesim_params.shm_cpu_us,
+		teesim_params.driver_us, teesim_params.unreg_pct);
 	return 0;
 
 out_unregister_teedev:

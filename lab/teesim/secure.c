@@ -9,7 +9,8 @@
  * has a thread, the calling CPU belongs to the secure world for the
  * world-switch cost plus the call's own work: it spins with bottom halves
  * disabled, so NET_RX and every other softirq raised on that CPU waits, as
- * it does while a real CPU runs secure code.
+ * it does while a real CPU runs secure code. The normal-world driver's own
+ * work per call (teesim_driver_work()) runs outside, preemptible.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,6 +18,7 @@
 #include <linux/bottom_half.h>
 #include <linux/delay.h>
 #include <linux/ktime.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
@@ -105,38 +107,36 @@ static void own_cpu_for(unsigned int us)
 }
 
 /*
- * teesim_secure_call - one call into the secure world. The caller takes a
- * secure thread (sleeping while none is free), then:
- *  - the world switch: the CPU belongs to the secure world for switch_us,
- *    spinning with bottom halves off, so softirqs raised on it wait;
+ * teesim_run_secure - one entry into the secure world on @thread:
  *  - the secure work, @busy_us: the secure thread stays busy while the
  *    caller sleeps, as a normal-world thread sleeps in the TEE driver while
  *    the secure side (a crypto engine, or tzdriver's SMC thread on another
  *    core) works; the caller is off-CPU inside the ioctl;
- *  - @cpu_us of secure work that needs the calling CPU itself (mapping or
- *    unmapping shared memory, with TLB maintenance), and @work (the TA's
- *    real computation), again on the CPU with bottom halves off, and the
- *    switch back.
- * Returns -EINTR if the caller was killed while waiting for a thread, else
- * what @work returned. Calls that release something (close a session,
- * unregister memory) wait unkillably: they must happen.
+ *  - the world switch, switch_us, and @cpu_us of secure work that needs the
+ *    calling CPU itself (mapping or unmapping shared memory, with TLB
+ *    maintenance; a TA that computes on the CPU, as OP-TEE's do), and
+ *    @work (the TA's real computation): the CPU belongs to the secure world,
+ *    spinning with bottom halves off, so softirqs raised on it wait.
+ * Not inlined: it is the symbol a tracer times as one entry into the
+ * secure world, as it times OP-TEE's optee_smccc_smc(). Returns what @work
+ * returned.
  */
-int teesim_secure_call(enum teesim_call kind, unsigned int busy_us,
-		       unsigned int cpu_us,
-		       int (*work)(struct teesim_thread *thread, void *data),
-		       void *data)
+noinline int teesim_run_secure(struct teesim_thread *thread,
+			       enum teesim_call kind, unsigned int busy_us,
+			       unsigned int cpu_us,
+			       int (*work)(struct teesim_thread *thread,
+					   void *data),
+			       void *data)
 {
-	struct teesim_thread *thread;
-	u64 start, bh_off;
+	u64 start, asleep, bh_off;
 	int ret = 0;
 
-	thread = teesim_enter_secure_world(kind != TEESIM_CALL_SHM_UNREGISTER &&
-					   kind != TEESIM_CALL_CLOSE_SESSION);
-	if (!thread)
-		return -EINTR;
 	start = ktime_get_ns();
-	if (busy_us)
+	asleep = 0;
+	if (busy_us) {
 		usleep_range(busy_us, busy_us + busy_us / 8 + 1);
+		asleep = ktime_get_ns() - start;
+	}
 	local_bh_disable();
 	bh_off = ktime_get_ns();
 	own_cpu_for(teesim_params.switch_us + cpu_us);
@@ -145,6 +145,50 @@ int teesim_secure_call(enum teesim_call kind, unsigned int busy_us,
 	bh_off = ktime_get_ns() - bh_off;
 	local_bh_enable();
 	atomic64_add(bh_off, &teesim_stats.bh_off_ns);
+	atomic64_add(asleep, &teesim_stats.asleep_ns[kind]);
+	atomic64_add(ktime_get_ns() - start, &teesim_stats.call_ns[kind]);
+	return ret;
+}
+
+/*
+ * teesim_driver_work - @us of the normal-world driver's own work on the
+ * calling CPU, outside the secure world and preemptible: copying a call's
+ * parameters into a mailbox, as iTrustee's tzdriver does per call
+ */
+void teesim_driver_work(unsigned int us)
+{
+	u64 start = ktime_get_ns(), end = start + (u64)us * NSEC_PER_USEC;
+
+	if (!us)
+		return;
+	while (ktime_get_ns() < end)
+		cond_resched();
+	atomic64_add(ktime_get_ns() - start, &teesim_stats.driver_ns);
+}
+
+/*
+ * teesim_secure_call - one call into the secure world: the caller takes a
+ * secure thread (sleeping while none is free), enters the secure world on
+ * it (teesim_run_secure()) and gives it back. Returns -EINTR if the caller
+ * was killed while waiting for a thread, else what @work returned. Calls
+ * that release something (close a session, unregister memory) wait
+ * unkillably: they must happen.
+ */
+int teesim_secure_call(enum teesim_call kind, unsigned int busy_us,
+		       unsigned int cpu_us,
+		       int (*work)(struct teesim_thread *thread, void *data),
+		       void *data)
+{
+	struct teesim_thread *thread;
+	u64 start;
+	int ret;
+
+	thread = teesim_enter_secure_world(kind != TEESIM_CALL_SHM_UNREGISTER &&
+					   kind != TEESIM_CALL_CLOSE_SESSION);
+	if (!thread)
+		return -EINTR;
+	start = ktime_get_ns();
+	ret = teesim_run_secure(thread, kind, busy_us, cpu_us, work, data);
 	atomic64_add(ktime_get_ns() - start, &teesim_stats.secure_ns);
 	teesim_leave_secure_world(thread);
 	atomic64_inc(&teesim_stats.calls[kind]);

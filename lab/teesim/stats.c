@@ -39,6 +39,13 @@ static int stats_show(struct seq_file *m, void *unused)
 			   atomic64_read(&s->calls[i]));
 		secure_calls += atomic64_read(&s->calls[i]);
 	}
+	/* each kind's time in the secure world, and its caller's sleep there */
+	for (i = 0; i < TEESIM_CALL_KINDS; i++) {
+		seq_printf(m, "%s_ns %lld\n", call_names[i],
+			   atomic64_read(&s->call_ns[i]));
+		seq_printf(m, "%s_asleep_ns %lld\n", call_names[i],
+			   atomic64_read(&s->asleep_ns[i]));
+	}
 	seq_printf(m, "secure_calls %lld\n", secure_calls);
 	seq_printf(m, "invoke_sm3 %lld\n", atomic64_read(&s->invoke_sm3));
 	seq_printf(m, "invoke_sm4 %lld\n", atomic64_read(&s->invoke_sm4));
@@ -51,6 +58,7 @@ static int stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "thread_wait_ns %lld\n", atomic64_read(&s->thread_wait_ns));
 	seq_printf(m, "secure_ns %lld\n", atomic64_read(&s->secure_ns));
 	seq_printf(m, "bh_off_ns %lld\n", atomic64_read(&s->bh_off_ns));
+	seq_printf(m, "driver_ns %lld\n", atomic64_read(&s->driver_ns));
 	seq_printf(m, "sessions_open %lld\n", atomic64_read(&s->sessions_open));
 	seq_printf(m, "secure_threads %u\n", teesim_params.secure_threads);
 	return 0;
@@ -67,8 +75,11 @@ static ssize_t reset_write(struct file *file, const char __user *ubuf,
 
 	if (kstrtouint_from_user(ubuf, count, 10, &value) || value != 1)
 		return -EINVAL;
-	for (i = 0; i < TEESIM_CALL_KINDS; i++)
+	for (i = 0; i < TEESIM_CALL_KINDS; i++) {
 		atomic64_set(&s->calls[i], 0);
+		atomic64_set(&s->call_ns[i], 0);
+		atomic64_set(&s->asleep_ns[i], 0);
+	}
 	atomic64_set(&s->invoke_sm3, 0);
 	atomic64_set(&s->invoke_sm4, 0);
 	atomic64_set(&s->invoke_errors, 0);
@@ -79,6 +90,7 @@ static ssize_t reset_write(struct file *file, const char __user *ubuf,
 	atomic64_set(&s->thread_wait_ns, 0);
 	atomic64_set(&s->secure_ns, 0);
 	atomic64_set(&s->bh_off_ns, 0);
+	atomic64_set(&s->driver_ns, 0);
 	return count;
 }
 

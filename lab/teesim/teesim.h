@@ -7,7 +7,9 @@
  * reaches OP-TEE on a real host. Its "secure world" models what makes a real
  * TEE slow: a fixed pool of secure threads, a world-switch cost per secure
  * call during which the CPU belongs to the secure world (bottom halves off),
- * and shared-memory (un)registration each costing a secure call.
+ * secure work the caller sleeps through or spins in, shared-memory
+ * (un)registration each costing a secure call, and the normal-world
+ * driver's own work per call.
  */
 #ifndef TEESIM_H
 #define TEESIM_H
@@ -34,8 +36,11 @@ struct teesim_params {
 	unsigned int secure_threads;	/* secure threads in the pool */
 	unsigned int switch_us;		/* CPU time per world switch */
 	unsigned int invoke_us;		/* secure work per INVOKE */
+	unsigned int invoke_cpu_us;	/* its part on the calling CPU */
 	unsigned int shm_us;		/* secure work per (un)register */
 	unsigned int shm_cpu_us;	/* its part on the calling CPU */
+	unsigned int driver_us;		/* normal-world driver work per INVOKE */
+	unsigned int unreg_pct;		/* an unregister's cost, % of those */
 	unsigned int pool_kib;		/* size limit of the shm pool */
 };
 extern struct teesim_params teesim_params;
@@ -53,6 +58,8 @@ enum teesim_call {
 /* Counters in debugfs: the independent truth tests compare teeprobe with */
 struct teesim_stats {
 	atomic64_t calls[TEESIM_CALL_KINDS];
+	atomic64_t call_ns[TEESIM_CALL_KINDS];	/* in the secure world */
+	atomic64_t asleep_ns[TEESIM_CALL_KINDS];	/* of that, caller asleep */
 	atomic64_t invoke_sm3;
 	atomic64_t invoke_sm4;
 	atomic64_t invoke_errors;
@@ -63,6 +70,7 @@ struct teesim_stats {
 	atomic64_t thread_wait_ns;	/* time spent waiting for one */
 	atomic64_t secure_ns;		/* time secure threads were busy */
 	atomic64_t bh_off_ns;		/* time CPUs spun with bottom halves off */
+	atomic64_t driver_ns;		/* normal-world driver work (driver_us) */
 	atomic64_t sessions_open;
 };
 extern struct teesim_stats teesim_stats;
@@ -78,6 +86,11 @@ void teesim_secure_exit(void);
 struct teesim_thread *teesim_wait_for_secure_thread(bool killable);
 struct teesim_thread *teesim_enter_secure_world(bool killable);
 void teesim_leave_secure_world(struct teesim_thread *thread);
+int teesim_run_secure(struct teesim_thread *thread, enum teesim_call kind,
+		      unsigned int busy_us, unsigned int cpu_us,
+		      int (*work)(struct teesim_thread *thread, void *data),
+		      void *data);
+void teesim_driver_work(unsigned int us);
 int teesim_secure_call(enum teesim_call kind, unsigned int busy_us,
 		       unsigned int cpu_us,
 		       int (*work)(struct teesim_thread *thread, void *data),

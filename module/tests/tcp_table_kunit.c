@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tcp_table_kunit.c - KUnit suite teeprobe_tcp_table: the bounded table of
- * TCP handshakes in flight (tcp_table.h) and the ports' slots (tcp.h).
+ * TCP handshakes in flight (tcp_table.h) and the ports' slots (tcp_counts.h).
  */
 #include <kunit/test.h>
 
-#include "tcp.h"
+#include "tcp_counts.h"
 #include "tcp_table.h"
 
 #define TCP_TEST_BUCKETS	4

@@ -6,7 +6,7 @@
  * line is "SOURCE TEXT", as in the markers "teeprobe record" writes.
  */
 #include "fuzz.h"
-#include "../../tools/derive.h"
+#include "../../tools/lib/include/delta.h"
 
 static const char *const table_sources[] = {
 	"netrx_stats", "netrx_hist", "tee_stats", "tee_hist", "tcp_stats",

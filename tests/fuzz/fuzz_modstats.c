@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "fuzz.h"
-#include "../../tools/modstats.h"
+#include "../../tools/lib/include/table.h"
 
 static const char *const files[] = {
 	"tee_probes", "tee_stats", "tee_hist", "tee_threads", "netrx_stats",

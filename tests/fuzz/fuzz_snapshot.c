@@ -5,7 +5,7 @@
  * snapshot_text).
  */
 #include "fuzz.h"
-#include "../../tools/snapshot.h"
+#include "../../tools/lib/include/snapshot.h"
 
 /* ends_with_line - does @text end in @line (to its first newline) + '\n'? */
 static int ends_with_line(const char *text, const char *line)

@@ -43,12 +43,12 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "fuzz.h"
-#include "../../tools/acceptq.h"
-#include "../../tools/readguard.h"
-#include "../../tools/figures.h"
-#include "../../tools/session.h"
-#include "../../tools/series.h"
-#include "../../tools/utils.h"
+#include "../../tools/lib/include/acceptq.h"
+#include "../../tools/lib/readguard.h"
+#include "../../tools/lib/include/figures.h"
+#include "../../tools/lib/include/session.h"
+#include "../../tools/lib/include/series.h"
+#include "../../tools/lib/include/utils.h"
 
 /*
  * The reading child's stall guard here: readguard_set_stall(), unless

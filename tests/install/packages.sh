@@ -57,6 +57,7 @@ has_files "teeprobe has the command, its trace-cmd plugin, completion, unit, tim
 	/usr/share/doc/teeprobe/examples/teeprobe.json \
 	/lib/systemd/system/teeprobe-prometheus.service \
 	/lib/systemd/system/teeprobe-prometheus.timer \
+	/lib/systemd/system/teeprobe-watch.service /etc/default/teeprobe-watch \
 	/usr/share/doc/teeprobe/copyright
 has_files "and a man page for each Documentation/teeprobe*.rst" "$listing" \
 	$(sed 's|^|/usr/share/man/man1/|; s|$|.gz|' <<<"$pages")
@@ -83,6 +84,7 @@ has_files "teeprobe has the command, its plugin, completion, unit, timer and man
 	/usr/lib64/traceevent/plugins/plugin_teeprobe.so \
 	/usr/lib/systemd/system/teeprobe-prometheus.service \
 	/usr/lib/systemd/system/teeprobe-prometheus.timer \
+	/usr/lib/systemd/system/teeprobe-watch.service /etc/sysconfig/teeprobe-watch \
 	$(sed 's|^|/usr/share/man/man1/|' <<<"$pages")
 listing=$(rpm -qpl "$dkms_rpm" 2>&1)
 has_files "teeprobe-dkms has /usr/src/teeprobe-$version with dkms.conf" "$listing" \

@@ -35,6 +35,9 @@
 #                             its napi was scheduled has a bounded wait
 #   irq_cpu                   the CPU that takes eth0's receive interrupts
 #                             (set to the last CPU)
+#   agrees NAME               check that NAME.txt's verdict, its title and
+#                             why, agrees with the evidence printed beside
+#                             it (verdictcheck.py), and prints the verdict
 
 record_run() {
 	local name=$1 rec rc
@@ -151,6 +154,12 @@ irq_cpu() {
 		'$NF ~ "^" d "-input" { sub(":", "", $1); print $1; exit }' /proc/interrupts)
 	[ -n "$irq" ] && echo "$last" >/proc/irq/$irq/smp_affinity_list 2>/dev/null
 	echo "$last"
+}
+
+agrees() {
+	sed -n '/^Verdict: /,/^$/p' $out/$1.txt | diag
+	check "$1: the verdict's title and why agree with the evidence beside them ($(cause $1))" \
+		python3 "$top/tests/integration/verdictcheck.py" $out/$1.txt
 }
 
 export out

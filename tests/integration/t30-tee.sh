@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # t30-tee - teeprobe's TEE ioctl probes: attaching (late, missing, bad),
 # counts against teesim's and hsbench's own, the on/off-CPU split, the pid
-# filter, the trace events, rmmod under load, and the tzdriver preset.
+# filter, the trace events, rmmod under load, and probes that run as NMIs
+# (a stand-in with notrace functions; the tzdriver preset is t36's).
 . "$(dirname "$0")/lib.sh"
 . "$top/lab/lab.sh"
 
@@ -13,8 +14,7 @@ conns=${TP_LAB_CONNECTIONS:-200}
 # tee_stat CMD FIELD - a field of the "all CMD ..." line of tee_stats
 tee_stat() {
 	awk -v c="$1" -v f="$2" '
-	BEGIN { split("calls errors total_ns offcpu_ns runq_ns queue_wait_ns max_ns", n, " ")
-		for (i in n) col[n[i]] = i + 2 }
+	/^# cpu / { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
 	$1 == "all" && $2 == c { v = $(col[f]) }
 	END { printf "%.0f\n", v }' $DEBUGFS/tee_stats
 }
@@ -35,9 +35,9 @@ check "the refusal is explained in dmesg" sh -c "dmesg | grep -q 'teeprobe: pres
 if [ "$TP_KERNEL" != lab ]; then
 	check "... a wait symbol listed twice too" sh -c "dmesg | grep -q 'teeprobe: wait_symbols: must be up to 10 comma-separated C symbol names, none twice'"
 	check "... and one the preset probes already" sh -c "dmesg | grep -q 'teeprobe: tee_ioctl is probed twice (the preset tee probes it already)'"
-	check "ten wait symbols, with the preset's eight probes, load" \
+	check "ten wait symbols, with the preset's nine probes, load" \
 		insmod "$ko" wait_symbols=w1,w2,w3,w4,w5,w6,w7,w8,w9,w10
-	check_eq "... and all eighteen are listed" 18 "$(grep -vc '^#' $DEBUGFS/tee_probes)"
+	check_eq "... and all nineteen are listed" 19 "$(grep -vc '^#' $DEBUGFS/tee_probes)"
 	check "rmmod teeprobe" rmmod teeprobe
 fi
 check "teeprobe loads with a symbol that does not exist" \
@@ -60,6 +60,8 @@ check "the TEE core and teesim load after teeprobe" lab_load secure_threads=1
 check_eq "tee_ioctl is probed once the TEE core is there" attached "$(probe_field tee_ioctl 3)"
 check_eq "teesim_wait_for_secure_thread is probed once teesim loads" attached \
 	"$(probe_field teesim_wait_for_secure_thread 3)"
+check_eq "... and teesim_run_secure, its entry into the secure world (role secure)" \
+	"attached secure" "$(probe_field teesim_run_secure 3) $(probe_field teesim_run_secure 2)"
 check "teeprobe check lists the attached probes" \
 	sh -c "'$TEEPROBE' check | grep -qx 'tee probe: tee_ioctl (ioctl) attached'"
 
@@ -97,6 +99,13 @@ for mode in hard-temp hard-reg; do
 		'BEGIN { exit !(a > 0 && a <= b + 1000 * n) }'
 	check_eq "$mode: the wait probe saw every wait teesim counted" \
 		"$waits_sim" "$wait_probe"
+	# one entry per secure call: those of the ioctls charged to them, the
+	# releases' (in close()) counted by the probe alone
+	check_eq "$mode: entries into the secure world: teeprobe's probe = teesim's secure calls" \
+		"$(kv "$ts" secure_calls)" "$(probe_field teesim_run_secure 6)"
+	check_eq "$mode: ... one per INVOKE and per SHM_REGISTER, charged to the ioctl = teesim's counts" \
+		"$(kv "$ts" invoke) $(kv "$ts" shm_register)" \
+		"$(tee_stat INVOKE secure_entries) $(tee_stat SHM_REGISTER secure_entries)"
 done
 share_few=$(awk -v o="$(tee_stat INVOKE offcpu_ns)" -v t="$(tee_stat INVOKE total_ns)" \
 	'BEGIN { printf "%.3f", t ? o / t : 0 }')
@@ -142,7 +151,7 @@ check "trace-cmd records the TEE ioctl events" trace-cmd record -q \
 	-o /tmp/tee.dat "$TEECLIENT" loop 20
 trace-cmd report -i /tmp/tee.dat >/tmp/tee.txt 2>&1
 check_eq "trace-cmd report prints 20 INVOKE exits by name" 20 \
-	"$(grep -c 'teeprobe_tee_ioctl_exit: *cmd=INVOKE duration_ns=[0-9]* offcpu_ns=[0-9]* runq_ns=[0-9]* queue_wait_ns=[0-9]* ret=0' /tmp/tee.txt)"
+	"$(grep -c 'teeprobe_tee_ioctl_exit: *cmd=INVOKE duration_ns=[0-9]* offcpu_ns=[0-9]* runq_ns=[0-9]* queue_wait_ns=[0-9]* secure_ns=[0-9]* ret=0' /tmp/tee.txt)"
 check_eq "and 20 INVOKE entries" 20 "$(grep -c 'teeprobe_tee_ioctl_enter: *cmd=INVOKE raw_cmd=0x8010a403' /tmp/tee.txt)"
 check "teeprobe report reads them" sh -c "'$TEEPROBE' report -i /tmp/tee.dat | grep -Eq 'teeprobe_tee_ioctl_exit +2[0-9]'"
 check "reset zeroes the TEE statistics" sh -c "echo 1 > $DEBUGFS/reset && ! grep -q '^all' $DEBUGFS/tee_stats"
@@ -158,8 +167,9 @@ check_eq "the load completes without errors" \
 	"$(grep -o '"completed":[0-9]*,"errors":[0-9]*' "$LAB_OUT/hard-temp-$((conns * 2))/client.json")"
 check "teesim unloads" rmmod teesim
 
-# --- the tzdriver preset against a stand-in module -----------------------------
-# The stand-in's tc_client_ioctl() and tc_ns_smc() are notrace, so their
+# --- probes that run as NMIs: a stand-in with tzdriver's names ---------------
+# The tzdriver preset itself is tested on the real driver (t36-itrustee,
+# arm64 guests). What stays of tests/tzstub is its notrace functions: their
 # probes are int3-based; with kprobe optimization off they stay so (as on
 # arm64, which has no optprobes), and teeprobe's entry handlers run from the
 # int3 trap, NMI context: the guest's kernel log check catches any lock or
@@ -167,11 +177,12 @@ check "teesim unloads" rmmod teesim
 optimize=/proc/sys/debug/kprobes-optimization
 optimize_was=$(cat "$optimize" 2>/dev/null)
 [ -n "$optimize_was" ] && echo 0 >"$optimize"
-check "insmod teeprobe preset=tzdriver" insmod "$ko" preset=tzdriver
+check "insmod teeprobe preset=custom on the stand-in's names" insmod "$ko" preset=custom \
+	ioctl_symbol=tc_client_ioctl wait_symbols=tc_ns_smc
 check_eq "tc_client_ioctl is not there yet" not-found "$(probe_field tc_client_ioctl 3)"
-check "the tzdriver stand-in loads" insmod "$TP_MODULES/tests/tzstub/tzstub.ko"
-check_eq "tc_client_ioctl, tc_client_call and tc_ns_smc are probed" "attached attached attached" \
-	"$(probe_field tc_client_ioctl 3) $(probe_field tc_client_call 3) $(probe_field tc_ns_smc 3)"
+check "the stand-in loads" insmod "$TP_MODULES/tests/tzstub/tzstub.ko"
+check_eq "tc_client_ioctl and tc_ns_smc (both notrace) are probed" "attached attached" \
+	"$(probe_field tc_client_ioctl 3) $(probe_field tc_ns_smc 3)"
 check "open, 5 commands and close on /dev/tc_ns_client" perl -e '
 	open(my $f, "+<", "/dev/tc_ns_client") or die "open: $!";
 	my $b = "\0" x 64;
@@ -181,8 +192,8 @@ check "open, 5 commands and close on /dev/tc_ns_client" perl -e '
 check_eq "TZ_SES_OPEN, TZ_SEND_CMD, TZ_SES_CLOSE = the stand-in's counts" \
 	"$(cat /sys/module/tzstub/parameters/opens) $(cat /sys/module/tzstub/parameters/send_cmds) $(cat /sys/module/tzstub/parameters/closes)" \
 	"$(tee_stat TZ_SES_OPEN calls) $(tee_stat TZ_SEND_CMD calls) $(tee_stat TZ_SES_CLOSE calls)"
-check_eq "every command went through tc_client_call" 7 "$(probe_field tc_client_call 6)"
-check "time in the send path is charged as waiting" test "$(tee_stat TZ_SEND_CMD queue_wait_ns)" -gt 0
+check_eq "every command went through the probed wait" 7 "$(probe_field tc_ns_smc 6)"
+check "its time is charged as waiting" test "$(tee_stat TZ_SEND_CMD queue_wait_ns)" -gt 0
 check "the stand-in unloads" rmmod tzstub
 [ -n "$optimize_was" ] && echo "$optimize_was" >"$optimize"
 check_eq "its symbols are forgotten" not-found "$(probe_field tc_client_ioctl 3)"

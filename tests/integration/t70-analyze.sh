@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # t70-analyze - teeprobe analyze names the right link for each lab scenario:
-# hard-temp (threads blocked in TEE shared-memory set-up) -> tee-blocking;
+# hard-temp (threads blocked in TEE shared-memory set-up) -> tee-blocking,
+# the set-up mostly asleep (teesim's registrations sleep);
 # hard-reg (the fix) -> not tee-blocking; soft under a SCHED_FIFO CPU hog ->
 # softirq-cpu-hog where the kernel defers NET_RX to ksoftirqd (6.1); a 200 ms netem delay on the client's NIC -> network; one
 # server worker stalling 50 ms per handshake -> slow-accept; a light load ->
 # no-problem. Also: the verdict's parts add up, the JSON parses, plot and
-# the text output agree with it.
+# the text output agree with it, and every verdict's title and why agree
+# with the evidence printed beside them (verdictcheck.py).
 . "$(dirname "$0")/lib.sh"
 . "$top/lab/lab.sh"
 
@@ -37,14 +39,19 @@ check "hard-temp: the parts add up to the total" \
 check "hard-temp: the text says the same verdict" \
 	grep -q "^Verdict: TEE ioctl blocking" $out/hard-temp.txt
 check "hard-temp: the time series is printed" grep -q "^Time series" $out/hard-temp.txt
+agrees hard-temp
+check "hard-temp: teesim's registrations sleep: the title says set-up is mostly asleep" \
+	grep -q "^Verdict: .*set-up, [0-9]* % of the TEE time, mostly asleep" $out/hard-temp.txt
 
 check "hard-reg, 10 threads x $conns connections, recorded" scenario hard-reg hard-reg "$conns" 10
 verdict_not hard-reg tee-blocking "hard-reg: the verdict is not TEE blocking ($(cause hard-reg))"
 check "hard-reg: shared-memory set-up is under 5 % of TEE time" \
 	jpy hard-reg "exit(0 if r['evidence']['tee_setup_share'] < 0.05 else 1)"
+agrees hard-reg
 
 check "light load: soft, 1 thread x 100 connections, recorded" scenario light soft 100 1
 verdict_is light no-problem "light load: no problem"
+agrees light
 
 # 50 ms asleep per handshake in the only worker: the accept queue's wait
 # (10 clients queue behind it) is then the worker's sleep, far above the
@@ -53,6 +60,7 @@ verdict_is light no-problem "light load: no problem"
 check "slow accept: one worker stalling 50 ms per handshake, soft, 10 threads x 100, recorded" \
 	scenario stall soft 100 10 --workers 1 --stall-us 50000
 verdict_is stall slow-accept "slow accept: the verdict is slow-accept"
+agrees stall
 
 # The round trip must stay the largest part whatever the host's load does
 # to the guest: a loaded host stretches every CPU-bound phase in the
@@ -64,6 +72,7 @@ if ip netns exec "$TP_CLIENT_NETNS" tc qdisc add dev eth1 root netem delay 200ms
 	check "network: 200 ms netem delay on the client's NIC, soft, 5 threads x 100 connections, recorded" scenario netem soft 100 5
 	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
 	verdict_is netem network "network: the verdict is network"
+	agrees netem
 else
 	skip "network scenario" "tc netem: $(head -n 1 $out/tc.err)"
 fi
@@ -107,6 +116,7 @@ else
 fi
 check "CPU hog: no TEE cause without TEE calls" \
 	jpy hog "exit(0 if not r['verdict']['cause'].startswith('tee') else 1)"
+agrees hog
 
 # --- live: analyze -d records, then analyses ---------------------------------
 "$TEEPROBE" analyze -d 15 -i $out/live.dat --json >$out/live.json 2>$out/live.err &

@@ -4,8 +4,11 @@
 # than client threads (the normal case, where TEE blocking shows up as
 # connections waiting in the accept queue) up to as many, and one secure
 # thread up to one per CPU. hard-temp (per-call shared-memory set-up) must
-# be judged TEE blocking, through the accept queue where that is where the
-# handshakes wait; hard-reg (memory registered once) never. Each
+# be judged TEE blocking (set-up the largest share of the TEE time, whole
+# set-up calls with their waits for a secure thread), through the accept
+# queue where that is where the handshakes wait; hard-reg (memory
+# registered once) never. Every verdict's title and why agree with the
+# evidence beside them (verdictcheck.py). Each
 # connection's own parts add up to its SYN-to-accept() time: the same time
 # measured without teeprobe (the SYNs captured by tcpdump as the server's
 # stack takes them, the server's accept() logged by hsbench) lies, at the
@@ -68,7 +71,7 @@ for shape in $shapes; do
 		c=$(cause $name)
 		vtop=$(jpy $name "r['verdict']['top']")
 		path=$(jpy $name "r['verdict']['path']")
-		echo "# $name: $c, top $vtop, path $path; $(jpy $name "'acceptors in TEE calls %.2f (asleep %.2f, set-up %.2f, queue %.2f), waiting for a CPU %.2f' % (r['accept_queue']['tee']['share'] or 0, r['accept_queue']['tee']['asleep'] or 0, r['accept_queue']['tee']['setup'] or 0, r['accept_queue']['tee']['queue'] or 0, r['accept_queue']['time']['runnable'] or 0)")"
+		echo "# $name: $c, top $vtop, path $path; $(jpy $name "'acceptors in TEE calls %.2f (asleep %.2f; set-up %.2f, waiting for a secure thread %.2f, secure world %.2f, driver %.2f), waiting for a CPU %.2f' % tuple(x or 0 for x in (r['accept_queue']['tee']['share'], r['accept_queue']['tee']['asleep'], r['accept_queue']['tee']['setup'], r['accept_queue']['tee']['queue'], r['accept_queue']['tee']['secure'], r['accept_queue']['tee']['driver'], r['accept_queue']['time']['runnable']))")"
 		if [ $mode = hard-temp ]; then
 			verdict_is $name tee-blocking "$name: the verdict is TEE blocking"
 			if [ "$vtop" = "ACK -> accept" ]; then
@@ -87,6 +90,7 @@ for shape in $shapes; do
 		check_eq "$name: no handshake untracked, no hook hit missed" "0 0" \
 			"$(jpy $name "'%d %d' % (r['evidence']['untracked_handshakes'], r['evidence']['tcp_hook_missed'])")"
 		between $name
+		agrees $name
 	done
 done
 rmmod teeprobe

@@ -99,6 +99,7 @@ check "healthy light load: ab -n 100 -c 1 against nginx, recorded" \
 read -r p1 a1 <<<"$(opens)"
 verdict_is light no-problem "light: the verdict is no-problem"
 counted light $((p1 - p0)) $((a1 - a0))
+agrees light
 
 # 200 ms: far above what a loaded host can add to the guest's NET_RX or
 # accept waits (t70-analyze.sh says why)
@@ -110,6 +111,7 @@ if ip netns exec "$TP_CLIENT_NETNS" tc qdisc add dev eth1 root netem delay 200ms
 	ip netns exec "$TP_CLIENT_NETNS" tc qdisc del dev eth1 root
 	verdict_is netem network "netem: the verdict is network"
 	counted netem $((p1 - p0)) $((a1 - a0))
+agrees netem
 else
 	skip "network scenario" "tc netem: $(head -n 1 $out/tc.err)"
 fi
@@ -141,6 +143,7 @@ else
 	verdict_is hog accept-cpu-starved "hog: NET_RX at irq exit, the accepting threads starved: accept-cpu-starved"
 fi
 counted hog $((p1 - p0)) $((a1 - a0))
+agrees hog
 nginx_stop
 
 # --- a server that logs its accepts: teeprobe's parts against it --------------
@@ -149,12 +152,14 @@ check "late accept: a server sleeping 20 ms before each accept(), ab -n 100 -c 1
 	bash -c 'log_server late --late-ms 20 && syns_start $0 late &&
 		record_run late ab_run $0 100 10; rc=$?; syns_stop; log_server_stop; exit $rc' $LOG_PORT
 verdict_is late slow-accept "late: the verdict is slow-accept"
+agrees late
 between late
 STEP_TIMEOUT=300 check "the same server at once, CPU hog on CPU $cpu, ab -n 200 -c 10, recorded" \
 	bash -c 'log_server loghog && syns_start $0 loghog && hog_on $1 &&
 		record_run loghog ab_run $0 200 10; rc=$?; hog_off; syns_stop; log_server_stop; exit $rc' \
 	$LOG_PORT "$cpu"
 between loghog
+agrees loghog
 
 # --- hsbench under the hog ----------------------------------------------------
 [ -d /sys/module/teesim ] && rmmod teesim
@@ -164,6 +169,7 @@ STEP_TIMEOUT=300 check "hsbench hard-temp, 4 workers, 10 threads x 150, CPU hog 
 		scenario hshog hard-temp 150 10 --workers 4 --accept-log $out/hshog.acc;
 		rc=$?; hog_off; syns_stop; exit $rc' "$cpu"
 between hshog
+agrees hshog
 lab_unload
 rmmod teeprobe
 done_testing

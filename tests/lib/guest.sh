@@ -17,6 +17,8 @@ guest_start() {
 	fi
 	# the real secure world's guest: its own test (teesim's need teesim)
 	[ "$k" = optee ] && tests=("$top/tests/integration/t35-optee.sh")
+	# iTrustee's real tzdriver over tzsim: its own test
+	[ "$k" = itrustee ] && tests=("$top/tests/integration/t36-itrustee.sh")
 	rm -rf "$out"
 	"$top/tests/vm/vm-run" -q -k "$k" -t "$timeout" -o "$out" -- \
 		"$top/tests/integration/suite" "${tests[@]}" \

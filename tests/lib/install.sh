@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # install.sh - the install section of tests/run (sourced): modinfo of each
 # kernel's module, make install and DKMS against this host's stock kernels'
-# headers (tests/install, in temporary trees), then the packages (build/deb,
+# headers (tests/install, in temporary trees), the README's quick start on a
+# fresh Debian 12 chroot, then the packages (build/deb,
 # which t88-packages installs in the 6.1 guest, and build/rpm).
 
 # install_prepare - the modules to check ($kos, built here if the build
@@ -16,9 +17,9 @@ install_prepare() {
 		[ -f "$ko" ] && kos="$kos $ko"
 		# make install and DKMS are for this host's own architecture
 		# (and the other Debian releases' kernels are not installed here)
-		case $k in lab|*-arm64|optee|5.10|newest) ;; *) stock="${stock:+$stock }$k" ;; esac
+		case $k in lab|*-arm64|optee|itrustee|5.10|newest) ;; *) stock="${stock:+$stock }$k" ;; esac
 	done
-	rm -f "$results"/install-{modinfo,make,dkms}.{tap,rc}
+	rm -f "$results"/install-{modinfo,make,dkms,quickstart}.{tap,rc}
 }
 
 # install_checks - run them: some 150 s of builds and no timing; beside the
@@ -29,6 +30,8 @@ install_checks() {
 	[ -z "$stock" ] || {
 		bg_out install-make bash "$top/tests/install/make-install.sh" ${stock%% *}
 		bg_out install-dkms bash "$top/tests/install/dkms.sh" $stock
+		# the README's quick start on a fresh Debian 12 chroot
+		bg_out install-quickstart bash "$top/tests/install/quickstart.sh" ${stock%% *}
 	}
 }
 
@@ -41,6 +44,7 @@ install_collect() {
 	[ -z "$stock" ] || {
 		bg_collect install install-make install tap
 		bg_collect install install-dkms install tap
+		bg_collect install install-quickstart install tap
 		tap_script install "$results/install-packages.tap" \
 			bash "$top/tests/install/packages.sh"
 	}

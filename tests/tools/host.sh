@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 check_eq "--version prints the module's version" "teeprobe $version" "$("$TEEPROBE" --version)"
 check "--help lists the commands" sh -c "'$TEEPROBE' --help | grep -q '^  report '"
-for sc in analyze check compare plot record report stat; do
+for sc in analyze check compare plot record report stat watch; do
 	check "$sc --help" "$TEEPROBE" "$sc" --help
 done
 "$TEEPROBE" frobnicate >/dev/null 2>&1
@@ -176,7 +176,7 @@ check_fails "compare refuses -i with file arguments" "not both" \
 	"$TEEPROBE" compare -i "$sess" "$corpus/stall-small.dat"
 check_fails "compare refuses a third -i" "is a third" \
 	"$TEEPROBE" compare -i "$sess" -i "$sess" -i "$sess"
-for cmd in analyze check compare plot record report stat; do
+for cmd in analyze check compare plot record report stat watch; do
 	"$TEEPROBE" $cmd --no-such-option >/dev/null 2>"$tmp/bad.err"
 	rc=$?
 	check "$cmd: an unknown option exits 2 with the synopsis, not the whole help" sh -c \
@@ -195,6 +195,19 @@ for cmd in analyze plot compare; do
 		"$TEEPROBE" $cmd /etc/os-release $extra
 done
 check_fails "teeprobe help of no such command" "no such command 'nope'" "$TEEPROBE" help nope
+# watch's command line, before it needs a module: its mistakes exit 2
+for bad in "" "--handshake-p99 10" "--handshake-p99 -1ms" "--tee-blocked 1.5" \
+	"--handshake-p99 1ms --after 30 --ring 30" "--handshake-p99 1ms --windows 0" \
+	"--handshake-p99 1ms --keep 0" "--handshake-p99 1ms -w 5" "--handshake-p99 1ms stray"; do
+	"$TEEPROBE" watch $bad -o "$tmp/w" >/dev/null 2>"$tmp/watch.err"
+	check_eq "watch $bad: a usage error (exit 2), nothing made" "2 no-dir" \
+		"$? $(test -e "$tmp/w" && echo dir || echo no-dir)"
+done
+for opt in $("$TEEPROBE" watch --help | grep -oE -- '--[a-z0-9-]+' | sort -u); do
+	check "watch $opt: in the bash completion and in teeprobe-watch.rst" sh -c \
+		"grep -E '^	watch\) opts=.*(\"| )$opt( |\")' '$top/tools/completion/teeprobe' &&
+		 grep -qE -- '$opt' '$top/Documentation/teeprobe-watch.rst'"
+done
 "$TEEPROBE" stat -i 0.5 -c x >/dev/null 2>"$tmp/stat-i.err"
 check "stat -i still means the interval, with a warning that it is now -I" \
 	grep -q "stat: -i is now -I (--interval)" "$tmp/stat-i.err"
@@ -226,7 +239,7 @@ done
 check "compare --json's units match the text table's, row by row" /usr/bin/python3 -c '
 import json, re, sys
 d = json.load(open(sys.argv[2]))
-assert d["format"] == 2, d.get("format")
+assert d["format"] == 3, d.get("format")
 text = {}
 v = r"(-|[-+0-9.]+(?: [um]s)?)"
 for line in open(sys.argv[1]):

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 
 NS = '{http://www.w3.org/2000/svg}'
 # the lines a compare draws, one per panel (plot_view.c's plot_lines[].main)
-MAIN = {'tee': 'in TEE ioctls', 'netrx': 'mean', 'tcp': 'server handshake'}
+MAIN = {'tee': 'in TEE ioctls', 'netrx': 'mean', 'tcp': 'SYN -> accept'}
 
 
 def panels(root):

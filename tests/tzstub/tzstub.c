@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tzstub.c - a stand-in for iTrustee's tzdriver, for tests only.
+ * tzstub.c - a stand-in with iTrustee tzdriver's names, for tests only.
  *
- * iTrustee cannot run here, but teeprobe's tzdriver preset must resolve and
- * measure against a module with tzdriver's symbols: /dev/tc_ns_client with
- * tc_client_ioctl(), whose commands (magic 't') go through tc_client_call()
- * and tc_ns_smc() as tzdriver's send path does. The "secure world" is a
- * short sleep. The module counts the commands it served, as the truth the
- * test compares teeprobe's counts with (read-only parameters).
+ * The tzdriver preset is tested on the real driver (tests/integration/
+ * t36-itrustee.sh, arm64 guests over tzsim); what this stand-in still does
+ * is run teeprobe's handlers from int3 traps on x86 (below) under the lab
+ * kernel's lockdep: /dev/tc_ns_client with tc_client_ioctl(), whose
+ * commands (magic 't') go through tc_client_call() and tc_ns_smc(). The
+ * "secure world" is a short sleep. The module counts the commands it
+ * served, as the truth the test compares teeprobe's counts with (read-only
+ * parameters).
  *
  * tc_client_ioctl() and tc_ns_smc() are notrace: on x86 the kprobes on them
  * cannot go through ftrace and are int3-based, as every kprobe is on arm64
  * 6.1 (no KPROBES_ON_FTRACE there), where the real tzdriver runs. teeprobe's
  * entry handlers then run from the int3 trap, which x86 enters as an NMI;
  * the lab kernel's lockdep reports any lock or clock read there that is not
- * NMI-safe. tc_client_call() stays ftrace-based, so both kinds are tested.
+ * NMI-safe.
  */
 #include <linux/delay.h>
 #include <linux/fs.h>

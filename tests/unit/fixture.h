@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/snapshot.h"
+#include "../../tools/lib/include/snapshot.h"
 
 /* fixture_add - the lines of @text (a file's text) as source @name of @s */
 static inline void fixture_add(struct snapshot *s, const char *name,

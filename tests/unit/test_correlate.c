@@ -6,7 +6,7 @@
  */
 #include <math.h>
 
-#include "../../tools/correlate.h"
+#include "../../tools/lib/include/correlate.h"
 #include "tap.h"
 
 #define N 20

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/json.h"
-#include "../../tools/utils.h"
+#include "../../tools/lib/include/json.h"
+#include "../../tools/lib/include/utils.h"
 #include "tap.h"
 
 /* same - @got is @want, said on failure */

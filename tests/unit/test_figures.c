@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/figures.h"
-#include "../../tools/snapshot.h"
+#include "../../tools/lib/include/figures.h"
+#include "../../tools/lib/include/snapshot.h"
 #include "tap.h"
 
 #ifndef TEST_DEBUGFS
@@ -87,6 +87,8 @@ int main(void)
 	/* netrx_stats: runs is column 2, ksoftirqd_runs 3 (its header) */
 	bump(&b, "netrx_stats", "all", 2, 500);
 	bump(&b, "netrx_stats", "all", 3, 125);
+	/* packets is column 6: napi's packets per run, not the NICs' rate */
+	bump(&b, "netrx_stats", "all", 6, 1000);
 	figures_compute(&a, &b, 2.0, &f);
 	tap_ok(near(f.netrx_runs, 500) && near(f.netrx_per_s, 250),
 	       "NET_RX: 500 more runs in 2 s are 250/s (got %g, %g)",
@@ -100,6 +102,23 @@ int main(void)
 	tap_ok(near(f.tee_calls_per_s, 0) && near(f.handshakes_per_s, 0),
 	       "TEE calls and handshakes unchanged: 0/s (got %g, %g)",
 	       f.tee_calls_per_s, f.handshakes_per_s);
+	/*
+	 * each of the 5 commands 100 more calls of 10 ms; tee-supplicant
+	 * waits 60 s for work (tee_stats is parsed anew: lines were added)
+	 */
+	bump(&b, "tee_stats", "all", 2, 100);
+	bump(&b, "tee_stats", "all", 4, 1e9);
+	snapshot_add_line(&a, "tee_stats",
+			  "all SUPPL_RECV 1 0 1000000000 1000000000 0 0 1000000000");
+	snapshot_add_line(&b, "tee_stats",
+			  "all SUPPL_RECV 7 0 61000000000 61000000000 0 0 60000000000");
+	figures_compute(&a, &b, 2.0, &f);
+	tap_ok(near(f.packets_per_run, 2),
+	       "NET_RX: 1000 packets napi handed over in 500 runs: 2 a run (got %g)",
+	       f.packets_per_run);
+	tap_ok(near(f.tee_calls_per_s, 250) && near(f.tee_mean_ns, 1e7),
+	       "TEE: 500 calls of 10 ms in 2 s, tee-supplicant's 60 s wait for work left out: "
+	       "250/s, 10 ms each (got %g, %g)", f.tee_calls_per_s, f.tee_mean_ns);
 	figures_compute(&none, &none, 2.0, &f);
 	tap_ok(isnan(f.netrx_per_s) && isnan(f.tee_calls_per_s) &&
 	       isnan(f.tee_blocked_share) && isnan(f.handshakes_per_s) &&

@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "../../tools/modstats.h"
-#include "../../tools/snapshot.h"
+#include "../../tools/lib/include/table.h"
+#include "../../tools/lib/include/snapshot.h"
 #include "fixture.h"
 #include "tap.h"
 

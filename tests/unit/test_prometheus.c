@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "../../tools/prometheus.h"
-#include "../../tools/snapshot.h"
-#include "../../tools/stats.h"
+#include "../../tools/lib/include/snapshot.h"
+#include "../../tools/lib/include/hist.h"
 #include "fixture.h"
 #include "tap.h"
 
@@ -338,8 +338,67 @@ static void test_recorded_loglin(void)
 	snapshot_free(&s);
 }
 
+/*
+ * test_watch - a running watch's status file (the "watch" source): its
+ * thresholds and last values in the threshold's unit, counters, the last
+ * verdict; none of it without a status
+ */
+static void test_watch(void)
+{
+	static const char *const lines[] = {
+		"pid 4242", "started 1796496698.638", "dir /var/lib/teeprobe/watch",
+		"window_ms 1000", "run_windows 3", "ring_s 30", "after_s 10",
+		"cooldown_s 600", "keep 10", "ring_kb 4096",
+		"threshold handshake_p99 10000000", "value handshake_p99 250054646",
+		"over handshake_p99 34", "breaches handshake_p99 2",
+		"threshold tee_blocked 0.9", "over tee_blocked 0", "breaches tee_blocked 0",
+		"windows 35", "late_events 8", "captures 1", "failed 0",
+		"skipped_cooldown 1", "skipped_disk 0", "last_breach 1796496737.526",
+		"last_capture 1796496723.485",
+		"last_file /var/lib/teeprobe/watch/teeprobe-watch-20261205T185143Z.dat",
+		"last_verdict tee-blocking", "running 1",
+	};
+	struct snapshot s = { 0 };
+	char *out;
+	size_t i;
+
+	snapshot_add_dir(&s, TEST_DEBUGFS "/6.1-hard-temp");
+	out = format(&s);
+	tap_ok(!strstr(out, "teeprobe_watch_"), "no watch status: no teeprobe_watch_ series");
+	free(out);
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		snapshot_add_line(&s, "watch", lines[i]);
+	out = format(&s);
+	check_line(out, "teeprobe_watch_running 1", "the watch runs");
+	check_line(out, "teeprobe_watch_threshold{measure=\"handshake_p99\"} 0.01",
+		   "a time threshold in seconds (10 ms)");
+	check_line(out, "teeprobe_watch_threshold{measure=\"tee_blocked\"} 0.9",
+		   "a share threshold as the share");
+	check_line(out, "teeprobe_watch_value{measure=\"handshake_p99\"} 0.250054646",
+		   "the last window's handshake p99 in seconds");
+	tap_ok(!strstr(out, "teeprobe_watch_value{measure=\"tee_blocked\"}"),
+	       "no value before a window measured it");
+	check_line(out, "teeprobe_watch_windows_over_total{measure=\"handshake_p99\"} 34",
+		   "windows over, by measure");
+	check_line(out, "teeprobe_watch_breaches_total{measure=\"handshake_p99\"} 2",
+		   "breaches, by measure");
+	check_line(out, "teeprobe_watch_captures_total 1", "captures");
+	check_line(out, "teeprobe_watch_captures_skipped_total{reason=\"cooldown\"} 1",
+		   "a breach the cooldown held back");
+	check_line(out, "teeprobe_watch_last_breach_timestamp_seconds 1796496737.526",
+		   "the last breach as Unix time");
+	check_line(out, "teeprobe_watch_last_verdict_info{verdict=\"tee-blocking\"} 1",
+		   "the last capture's verdict key");
+	tap_ok(!strstr(out, "teeprobe-watch-2026"), "no file name in any label");
+	tap_ok(!strstr(out, "teeprobe_watch_windows_over_total{measure=\"netrx_p99\"}"),
+	       "a measure without a threshold has no series");
+	free(out);
+	snapshot_free(&s);
+}
+
 int main(void)
 {
+	test_watch();
 	test_recorded_loglin();
 	test_tcp_phases();
 	test_recorded();

@@ -16,12 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../tools/derive.h"
-#include "../../tools/figures.h"
-#include "../../tools/readguard.h"
+#include "../../tools/lib/include/delta.h"
+#include "../../tools/lib/include/figures.h"
+#include "../../tools/lib/readguard.h"
 #include "../../tools/report.h"
-#include "../../tools/session.h"
-#include "../../tools/utils.h"
+#include "../../tools/lib/include/session.h"
+#include "../../tools/lib/include/utils.h"
 #include "tap.h"
 
 #ifndef TEST_CORPUS
@@ -97,7 +97,8 @@ static bool same_tee(const struct tee_call *a, const struct tee_call *b)
 	       a->offcpu_ns == b->offcpu_ns && a->runq_ns == b->runq_ns &&
 	       a->queue_wait_ns == b->queue_wait_ns && a->ret == b->ret &&
 	       a->cmd == b->cmd && a->cpu == b->cpu && a->tid == b->tid &&
-	       a->setup == b->setup;
+	       a->setup == b->setup && a->setup_once == b->setup_once &&
+	       a->invoke == b->invoke;
 }
 
 static bool same_netrx(const struct netrx_win *a, const struct netrx_win *b)
@@ -429,6 +430,46 @@ static void test_threads_overflow(void)
 	session_free(r);
 }
 
+/*
+ * test_setup_once - which set-up calls are one-time: a thread's before its
+ * first INVOKE, and all of a thread without one. Calls out of time order,
+ * as the per-CPU buffers give them.
+ */
+static void test_setup_once(void)
+{
+	/* tid 1 registers once (hard-reg); tid 2 before each call (hard-temp) */
+	struct tee_call c[] = {
+		{ .tid = 1, .end_ns = 300, .dur_ns = 50, .invoke = true },
+		{ .tid = 2, .end_ns = 120, .dur_ns = 10, .setup = true },
+		{ .tid = 1, .end_ns = 100, .dur_ns = 20, .setup = true },
+		{ .tid = 2, .end_ns = 150, .dur_ns = 20, .invoke = true },
+		{ .tid = 2, .end_ns = 170, .dur_ns = 10, .setup = true },
+		{ .tid = 2, .end_ns = 200, .dur_ns = 20, .invoke = true },
+		{ .tid = 1, .end_ns = 400, .dur_ns = 50, .invoke = true },
+		{ .tid = 3, .end_ns = 500, .dur_ns = 10, .setup = true },
+		{ .tid = 2, .end_ns = 600, .dur_ns = 10, .setup = true },
+		/* an INVOKE starts where the set-up ended: still before it */
+		{ .tid = 4, .end_ns = 700, .dur_ns = 10, .setup = true },
+		{ .tid = 4, .end_ns = 750, .dur_ns = 50, .invoke = true },
+	};
+	static const bool once[] = {
+		false, true, true, false, false, false, false, true, false,
+		true, false,
+	};
+	struct session_events ev = { .tee = c, .ntee = sizeof(c) / sizeof(c[0]) };
+	size_t i;
+	bool ok = true;
+
+	session_mark_setup_once(&ev);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (c[i].setup_once != once[i]) {
+			tap_diag("call %zu (tid %d, end %llu): once %d, wanted %d", i,
+				 c[i].tid, c[i].end_ns, c[i].setup_once, once[i]);
+			ok = false;
+		}
+	tap_ok(ok, "set-up before a thread's first INVOKE, or of a thread with none, is one-time; after it, per call");
+}
+
 int main(void)
 {
 	/* the messages of the damaged files are not this test's output */
@@ -444,5 +485,6 @@ int main(void)
 	test_stall();
 	test_phase_line();
 	test_threads_overflow();
+	test_setup_once();
 	return tap_done();
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tools/utils.h"
+#include "../../tools/lib/include/utils.h"
 #include "tap.h"
 
 /* same - @got is @want, said on failure */
@@ -122,14 +122,29 @@ static void test_print_wrapped(void)
 	       "a number and its unit stay on one line");
 	free(out);
 
+	/* "46 %" would break after column 100's "46": it moves whole */
+	out = wrapped("  connections wait longest in the accept queue while the threads that accept them wait for a CPU 46 % of that time", 2);
+	tap_ok(strstr(out, "\n  % of") == NULL && strstr(out, "\n  46 % of that time\n") != NULL,
+	       "a number and its percent sign stay on one line");
+	free(out);
+
 	out = wrapped("a\nb", 3);
 	same(out, "a\n   b\n", "a newline in the text starts an indented line");
 	free(out);
 }
 
+/* test_num_str - a number, or "-" for one not measured (never "nan") */
+static void test_num_str(void)
+{
+	same(num_str(0.123, 2), "0.12", "0.123 with 2 decimals");
+	same(num_str(NAN, 2), "-", "NAN is \"-\"");
+	same(num_str(-NAN, 1), "-", "-NAN too");
+}
+
 int main(void)
 {
 	test_dur_str();
+	test_num_str();
 	test_print_wrapped();
 	return tap_done();
 }

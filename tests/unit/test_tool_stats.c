@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/derive.h"
-#include "../../tools/snapshot.h"
-#include "../../tools/stats.h"
-#include "../../tools/modstats.h"
+#include "../../tools/lib/include/delta.h"
+#include "../../tools/lib/include/snapshot.h"
+#include "../../tools/lib/include/hist.h"
+#include "../../tools/lib/include/table.h"
 #include "fixture.h"
 #include "tap.h"
 

@@ -2,16 +2,45 @@
 /*
  * test_verdict.c - unit tests for tools/verdict.c: every cause from
  * made-up evidence whose answer is known, the split of a handshake's time
- * into parts, and the edges (too few handshakes, below the target, no part
- * large enough, missing figures).
+ * into parts, the edges (too few handshakes, below the target, no part
+ * large enough, missing figures), and each share of where TEE time went
+ * moved across its threshold, with the words of the title that follow it.
  */
 #include <math.h>
+#include <string.h>
 
-#include "../../tools/verdict.h"
+#include "../../tools/lib/include/verdict.h"
 #include "tap.h"
 
 #define US	1e3
 #define MS	1e6
+
+#define NO_TEE	{ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN }
+
+/*
+ * tee - where TEE time went: set-up (@asleep and @oncpu of it), waiting
+ * for a secure thread, the secure world (NAN: not timed) and the driver
+ */
+static struct tee_split tee(double setup, double asleep, double oncpu,
+			    double queue, double secure, double driver)
+{
+	double work = 1 - setup - queue;
+
+	return (struct tee_split){
+		.setup = setup, .setup_asleep = asleep, .setup_oncpu = oncpu,
+		.queue = queue, .work = work, .secure = secure,
+		.driver = isnan(secure) ? NAN : driver,
+	};
+}
+
+/* has - does the verdict's @text hold @s? (printed when it does not) */
+static int has(const char *text, const char *s)
+{
+	if (strstr(text, s))
+		return 1;
+	tap_diag("\"%s\" is not in \"%s\"", s, text);
+	return 0;
+}
 
 /* base - a loaded server with nothing wrong yet: 1000 handshakes of 1 ms */
 static struct evidence base(void)
@@ -27,7 +56,8 @@ static struct evidence base(void)
 		/* an older file: no waits per handshake, no accept queue split */
 		.syn_wait_ns = NAN,
 		.ack_wait_ns = NAN,
-		.acc = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN },
+		.acc = { NAN, NAN, NO_TEE, NAN, NAN, NAN, NAN },
+		.tee = NO_TEE,
 	};
 	return e;
 }
@@ -43,9 +73,9 @@ static struct evidence queued(void)
 	e.ack_accept_ns = 80 * MS;
 	e.tee_per_hs_ns = 20 * MS;
 	e.acc = (struct accept_evidence){
-		.tee = 0.65, .tee_asleep = 0.86, .tee_setup = 0.61,
-		.tee_queue = 0, .runnable = 0.05, .running = 0.2,
-		.asleep = 0.1, .unknown = 0,
+		.tee = 0.65, .tee_asleep = 0.86,
+		.split = tee(0.61, 0.9, 0.08, 0.1, 0.2, 0.09),
+		.runnable = 0.05, .running = 0.2, .asleep = 0.1, .unknown = 0,
 	};
 	return e;
 }
@@ -91,16 +121,110 @@ int main(void)
 	e = base();
 	e.tee_per_hs_ns = 80 * MS;
 	e.tee_blocked_share = 0.94;
-	e.tee_setup_share = 0.62;
+	e.tee = tee(0.62, 0.97, 0.02, 0.2, 0.12, 0.06);
 	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING && v.top == PART_TEE,
-	       "TEE time, asleep, in set-up: tee-blocking (%s)", verdict_key(v.cause));
-	/* after the fix: as long, but INVOKE work */
-	e.tee_setup_share = 0.01;
-	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK, "TEE time without set-up: tee-work (%s)",
+	       "TEE time, most of it in set-up: tee-blocking (%s)", verdict_key(v.cause));
+	tap_ok(has(v.title, "set-up, 62 % of the TEE time, mostly asleep (97 % of it)"),
+	       "... the title gives set-up's share and that it is mostly asleep");
+	tap_ok(has(v.why, "set-up 62 % (97 % of it asleep), waiting for a secure thread 20 %, the secure world 12 %, the driver 6 %"),
+	       "... the why gives every share");
+	tap_ok(v.fix && has(v.fix, "register the shared memory once"),
+	       "... and the fix: register once");
+	/* a real secure world: the same set-up, on a CPU (OP-TEE pins pages
+	 * and registers them with an SMC): still set-up */
+	e.tee = tee(0.53, 0, 0.98, 0, 0.40, 0.07);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING &&
+	       has(v.title, "set-up, 53 % of the TEE time, mostly on a CPU (98 % of it)"),
+	       "set-up on a CPU is set-up too: tee-blocking, \"mostly on a CPU\" (%s)",
 	       verdict_key(v.cause));
-	e.tee_setup_share = 0.62;
-	e.tee_blocked_share = 0.1;
-	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK, "TEE time on-CPU, not asleep: tee-work (%s)",
+	/* "mostly": more than half, as printed */
+	e.tee = tee(0.53, 0.505, 0.4, 0, 0.40, 0.07);
+	decide(&e, &v);
+	tap_ok(has(v.title, "mostly asleep (51 % of it)"), "50.5 %% asleep prints 51 %%: mostly asleep");
+	e.tee = tee(0.53, 0.504, 0.45, 0, 0.40, 0.07);
+	decide(&e, &v);
+	tap_ok(has(v.title, "50 % of it asleep, 45 % on a CPU") && !strstr(v.title, "mostly"),
+	       "50.4 %% asleep prints 50 %%: not \"mostly\", both shares");
+	e.tee = tee(0.53, 0.3, 0.5, 0, 0.40, 0.07);
+	decide(&e, &v);
+	tap_ok(has(v.title, "30 % of it asleep, 50 % on a CPU"),
+	       "50 %% on a CPU: not \"mostly\" either");
+
+	/* set-up against the secure world's work, across their equality */
+	e.tee = tee(0.41, 0.1, 0.9, 0.1, 0.40, 0.09);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING,
+	       "set-up 41 %%, secure world 40 %%: tee-blocking (%s)", verdict_key(v.cause));
+	/* set-up named from 30 % of the TEE time, larger shares or not */
+	e.tee = tee(0.30, 0.1, 0.9, 0.05, 0.55, 0.10);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING,
+	       "set-up 30 %%, secure world 55 %%: tee-blocking (%s)", verdict_key(v.cause));
+	e.tee = tee(0.29, 0.1, 0.9, 0.05, 0.56, 0.10);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK && v.top == PART_TEE,
+	       "set-up 29 %%, secure world 56 %%: tee-work (%s)", verdict_key(v.cause));
+	tap_ok(has(v.title, "the secure world's own work (the TA's), 56 % of it") &&
+	       !strstr(v.title, "not per-call set-up"),
+	       "... its title gives the share, and does not say \"not per-call set-up\" at 29 %%");
+	tap_ok(v.fix && has(v.fix, "less work in the secure world"), "... its fix: less secure work");
+	/* after the fix: as long, INVOKE work, set-up small */
+	e.tee = tee(0.09, 0.1, 0.9, 0.1, 0.7, 0.11);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK && has(v.title, ", not per-call set-up (9 %)"),
+	       "set-up 9 %%: \"not per-call set-up\" (%s)", v.title);
+	e.tee = tee(0.10, 0.1, 0.9, 0.1, 0.7, 0.10);
+	decide(&e, &v);
+	tap_ok(!strstr(v.title, "not per-call set-up"), "set-up 10 %%: no \"not per-call set-up\"");
+
+	/*
+	 * One-time set-up (memory registered as the threads start, before
+	 * their first INVOKE) is no cause, however large: OP-TEE's hard-reg,
+	 * 8 workers for 4 threads, 24 handshakes, their 8 registrations 35 %
+	 */
+	e.tee = tee(0, 0, 0, 0.05, 0.40, 0.20);
+	e.tee.setup_once = 0.35;
+	e.tee.work = 0.60;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK &&
+	       has(v.title, "the secure world's own work (the TA's), 40 % of it, not per-call set-up (0 %)") &&
+	       has(v.why, "set-up 0 %, one-time set-up 35 %, waiting for a secure thread 5 %"),
+	       "one-time set-up 35 %%: not the cause, and the why gives it apart (%s)",
+	       verdict_key(v.cause));
+	e.tee = tee(0.30, 0.1, 0.9, 0.05, 0.25, 0.05);
+	e.tee.setup_once = 0.35;
+	e.tee.work = 0.30;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING &&
+	       has(v.title, "per-call shared-memory set-up, 30 % of the TEE time"),
+	       "per-call set-up 30 %% beside one-time 35 %%: per-call set-up (%s)",
+	       verdict_key(v.cause));
+
+	/* waiting for a secure thread, across its equality with set-up */
+	e.tee = tee(0.25, 0.9, 0.1, 0.26, 0.25, 0.24);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_QUEUE &&
+	       has(v.title, "wait for a free secure thread: 26 % of the TEE time"),
+	       "queue 26 %%, set-up 25 %%: tee-queue (%s)", verdict_key(v.cause));
+	tap_ok(v.fix && has(v.fix, "CFG_NUM_THREADS"), "... its fix: the secure side's threads");
+	e.tee = tee(0.26, 0.9, 0.1, 0.25, 0.25, 0.24);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING, "queue 25 %%, set-up 26 %%: tee-blocking (%s)",
+	       verdict_key(v.cause));
+
+	/* the normal world's driver, across its equality with the secure world */
+	e.tee = tee(0.02, 0, 1, 0.05, 0.46, 0.47);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_DRIVER &&
+	       has(v.title, "the normal world's driver work, 47 % of it, outside the secure world, not per-call set-up (2 %)"),
+	       "driver 47 %%, secure world 46 %%: tee-driver (%s)", v.title);
+	tap_ok(v.fix && has(v.fix, "perf record"), "... its fix: profile the driver");
+	e.tee = tee(0.02, 0, 1, 0.05, 0.47, 0.46);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK, "driver 46 %%, secure world 47 %%: tee-work (%s)",
+	       verdict_key(v.cause));
+
+	/* the secure world's entries not timed: its work and the driver's as one */
+	e.tee = tee(0.2, 0.5, 0.5, 0.1, NAN, NAN);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK &&
+	       has(v.title, "the calls' own work, 70 % of it (the secure world's and the driver's, not told apart)") &&
+	       has(v.why, "the calls' own work 70 %"),
+	       "secure world not timed: its own work and the driver's together, tee-work (%s)",
+	       v.title);
+	tap_ok(v.fix && has(v.fix, "time the secure world's entries"),
+	       "... its fix says to time the secure world first");
+	e.tee = tee(0.61, 0.5, 0.5, 0.1, NAN, NAN);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING, "... set-up larger: tee-blocking (%s)",
 	       verdict_key(v.cause));
 
 	/* NET_RX wait largest: which cause holds it back */
@@ -201,67 +325,91 @@ int main(void)
 	e = queued();
 	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING && v.top == PART_ACCEPT &&
 	       v.path == PATH_ACCEPT_QUEUE,
-	       "accept queue largest, acceptors 65 %% in TEE calls, asleep, in set-up: "
+	       "accept queue largest, acceptors 65 %% in TEE calls, most of it set-up: "
 	       "tee-blocking through the accept queue (%s, %s)", verdict_key(v.cause),
 	       verdict_path_key(v.path));
-	e.acc.tee_setup = 0.02;
+	tap_ok(has(v.why, "the threads that accept them are in TEE calls 65 % of that time; of the TEE time: set-up 61 %"),
+	       "... the why gives the acceptors' TEE share and its split");
+	/* the case: OP-TEE, set-up on a CPU, 2 workers for 8 clients */
+	e.acc.split = tee(0.53, 0, 0.97, 0, 0.41, 0.06);
+	e.acc.tee = 0.76;
+	e.acc.tee_asleep = 0;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING && v.path == PATH_ACCEPT_QUEUE &&
+	       has(v.title, "53 % of the TEE time, mostly on a CPU"),
+	       "... set-up 53 %% and never asleep: still tee-blocking (%s)", v.title);
+	e.acc.split = tee(0.02, 0.9, 0.1, 0.1, 0.6, 0.28);
 	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK && v.path == PATH_ACCEPT_QUEUE,
 	       "... TEE calls without set-up (the fix at the same pool size): tee-work (%s)",
 	       verdict_key(v.cause));
+	e.acc.split = tee(0.02, 0.9, 0.1, 0.6, 0.3, 0.08);
+	tap_ok(decide(&e, &v) == CAUSE_TEE_QUEUE && v.path == PATH_ACCEPT_QUEUE,
+	       "... their calls waiting for a secure thread: tee-queue (%s)", verdict_key(v.cause));
+	/* the acceptors' TEE share across its threshold, half */
 	e = queued();
-	e.acc.tee_asleep = 0.2;
-	tap_ok(decide(&e, &v) == CAUSE_TEE_WORK,
-	       "... TEE calls mostly on a CPU: tee-work (%s)", verdict_key(v.cause));
+	e.acc.tee = 0.5;
+	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING, "acceptors 50 %% in TEE calls: a TEE cause (%s)",
+	       verdict_key(v.cause));
+	e.acc.tee = 0.49;
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT && has(v.why, "in TEE calls 49 % of that time"),
+	       "acceptors 49 %% in TEE calls: slow-accept, and the why says how much (%s)",
+	       verdict_key(v.cause));
 	e = queued();
 	e.acc = (struct accept_evidence){ .tee = 0.05, .tee_asleep = 0.5,
-		.tee_setup = 0.5, .runnable = 0.7, .running = 0.2, .asleep = 0.05 };
-	tap_ok(decide(&e, &v) == CAUSE_ACCEPT_CPU && v.path == PATH_ACCEPT_QUEUE,
+		.split = tee(0.5, 0.5, 0.5, 0, 0.3, 0.2), .runnable = 0.7,
+		.running = 0.2, .asleep = 0.05 };
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT_CPU && v.path == PATH_ACCEPT_QUEUE &&
+	       has(v.why, "wait for a CPU 70 % of that time"),
 	       "acceptors waiting for a CPU: accept-cpu-starved (%s)", verdict_key(v.cause));
 	e.acc = (struct accept_evidence){ .tee = 0, .tee_asleep = NAN,
-		.tee_setup = NAN, .runnable = 0.02, .running = 0.03, .asleep = 0.95 };
+		.split = NO_TEE, .runnable = 0.02, .running = 0.03, .asleep = 0.95 };
 	tap_ok(decide(&e, &v) == CAUSE_ACCEPT && v.path == PATH_DIRECT,
 	       "acceptors asleep outside TEE calls (the application accepts late): "
 	       "slow-accept (%s)", verdict_key(v.cause));
-	e.acc = (struct accept_evidence){ .tee = 0.1, .runnable = 0.1, .running = 0.8 };
+	e.acc = (struct accept_evidence){ .tee = 0.1, .split = NO_TEE, .runnable = 0.1,
+		.running = 0.8 };
 	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
 	       "acceptors running their own code: slow-accept (%s)", verdict_key(v.cause));
 	/* a third of the acceptors' time before their first accept(): not known */
-	e.acc = (struct accept_evidence){ .tee = 0, .tee_asleep = NAN, .tee_setup = NAN,
+	e.acc = (struct accept_evidence){ .tee = 0, .tee_asleep = NAN, .split = NO_TEE,
 		.runnable = 0.463, .running = 0.202, .asleep = 0.001, .unknown = 0.334 };
-	tap_ok(decide(&e, &v) == CAUSE_ACCEPT_CPU && v.path == PATH_ACCEPT_QUEUE,
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT_CPU && v.path == PATH_ACCEPT_QUEUE &&
+	       has(v.why, "46 % of that time (70 % of the time their state is known)"),
 	       "acceptors waiting for a CPU 46 %% of the time, a third of it not known "
 	       "(70 %% of the known): accept-cpu-starved (%s)", verdict_key(v.cause));
 	e.acc.runnable = 0.30;
 	e.acc.running = 0.365;
 	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
 	       "... 30 %% waiting (45 %% of the known): slow-accept (%s)", verdict_key(v.cause));
-	e.acc = (struct accept_evidence){ .tee = 0, .tee_asleep = NAN, .tee_setup = NAN,
+	e.acc = (struct accept_evidence){ .tee = 0, .tee_asleep = NAN, .split = NO_TEE,
 		.runnable = 0.3, .running = 0, .asleep = 0, .unknown = 0.7 };
 	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
 	       "... 30 %% waiting, 70 %% not known: too little known to say, slow-accept (%s)",
 	       verdict_key(v.cause));
 	e = queued();
-	e.acc = (struct accept_evidence){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-	tap_ok(decide(&e, &v) == CAUSE_ACCEPT,
+	e.acc = (struct accept_evidence){ NAN, NAN, NO_TEE, NAN, NAN, NAN, NAN };
+	tap_ok(decide(&e, &v) == CAUSE_ACCEPT && !strcmp(v.why, "connections wait in the accept queue longest"),
 	       "nothing known of the acceptors: slow-accept, not a guess (%s)",
 	       verdict_key(v.cause));
 	e = queued();
 	e.ack_accept_ns = 1 * MS;
 	e.tee_per_hs_ns = 80 * MS;
 	e.tee_blocked_share = 0.9;
-	e.tee_setup_share = 0.6;
+	e.tee = tee(0.6, 0.9, 0.1, 0.1, 0.2, 0.1);
 	tap_ok(decide(&e, &v) == CAUSE_TEE_BLOCKING && v.path == PATH_DIRECT &&
 	       v.top == PART_TEE,
 	       "as many acceptors as clients: the TEE part itself, directly (%s)",
 	       verdict_path_key(v.path));
 
-	/* every cause has a key and a title */
+	/* every cause has a key, a name and, where it has one, a fix */
 	{
-		int c, named = 1;
+		int c, named = 1, fixed = 1;
 
-		for (c = 0; c < NR_CAUSES; c++)
-			named &= verdict_key(c)[0] != '?' && verdict_title(c)[0] != '?';
-		tap_ok(named, "every cause has a key and a title");
+		for (c = 0; c < NR_CAUSES; c++) {
+			named &= verdict_key(c)[0] != '?' && verdict_name(c)[0] != '?';
+			fixed &= !verdict_fix(c) == (c == CAUSE_NONE || c == CAUSE_WEAK);
+		}
+		tap_ok(named, "every cause has a key and a name");
+		tap_ok(fixed, "every cause but no-problem and weak-evidence has a fix");
 	}
 	return tap_done();
 }

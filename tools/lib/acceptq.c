@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * acceptq.c - what the accepting threads did while connections waited in
+ * the accept queue (see acceptq.h).
+ *
+ * Each accepting thread's time is cut into segments at its TEE calls'
+ * starts and ends and at its state changes; each segment falls in one part
+ * (acceptq_part). Running sums over the segments answer "how much of each
+ * part between a and b" with two binary searches, for every wait and every
+ * thread that accepts on the wait's port.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acceptq.h"
+#include "utils.h"
+
+static const char *const part_names[NR_AQ_PARTS] = {
+	[AQ_TEE_ONCPU] = "on a CPU",
+	[AQ_TEE_RUNNABLE] = "waiting for a CPU",
+	[AQ_TEE_ASLEEP] = "asleep",
+	[AQ_RUNNING] = "running their own code",
+	[AQ_RUNNABLE] = "waiting for a CPU",
+	[AQ_ASLEEP] = "asleep, waiting for work",
+	[AQ_UNKNOWN] = "not known (no states)",
+};
+
+static const char *const part_keys[NR_AQ_PARTS] = {
+	[AQ_TEE_ONCPU] = "tee_oncpu",
+	[AQ_TEE_RUNNABLE] = "tee_runnable",
+	[AQ_TEE_ASLEEP] = "tee_asleep",
+	[AQ_RUNNING] = "running",
+	[AQ_RUNNABLE] = "runnable",
+	[AQ_ASLEEP] = "asleep",
+	[AQ_UNKNOWN] = "unknown",
+};
+
+const char *acceptq_part_name(enum acceptq_part p)
+{
+	return p < NR_AQ_PARTS ? part_names[p] : "?";
+}
+
+const char *acceptq_part_key(enum acceptq_part p)
+{
+	return p < NR_AQ_PARTS ? part_keys[p] : "?";
+}
+
+/* The extra sums kept beside the parts (acceptq's tee_*_ns) */
+enum {
+	SUM_SETUP = NR_AQ_PARTS, SUM_SETUP_ASLEEP, SUM_SETUP_ONCPU, SUM_ONCE,
+	SUM_QUEUE, SUM_SECURE, NR_SUMS
+};
+
+/* One thread's time line: segment i is [t[i], t[i + 1]) */
+struct timeline {
+	int tid;
+	size_t n;			/* boundaries */
+	unsigned long long *t;
+	double (*sum)[NR_SUMS];		/* [n]: totals from t[0] to t[i] */
+	double (*rate)[NR_SUMS];	/* [n]: each sum's growth per ns in segment i */
+};
+
+/* A port and one thread that accepts on it */
+struct acceptor {
+	int port, tid;
+	size_t handshakes;
+};
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_acceptor(const void *a, const void *b)
+{
+	const struct acceptor *x = a, *y = b;
+
+	if (x->port != y->port)
+		return (x->port > y->port) - (x->port < y->port);
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* call_start - when TEE call @c began */
+static unsigned long long call_start(const struct tee_call *c)
+{
+	return c->end_ns > c->dur_ns ? c->end_ns - c->dur_ns : 0;
+}
+
+/*
+ * segment_rates - how fast each sum grows in a segment in TEE call @c
+ * (NULL: none) with scheduler state @s
+ */
+static void segment_rates(const struct tee_call *c, enum acc_state s,
+			  double rate[NR_SUMS])
+{
+	double d, off, runq;
+
+	memset(rate, 0, NR_SUMS * sizeof(*rate));
+	if (!c) {
+		rate[s == ACC_RUNNING ? AQ_RUNNING : s == ACC_RUNNABLE ? AQ_RUNNABLE :
+		     s == ACC_ASLEEP ? AQ_ASLEEP : AQ_UNKNOWN] = 1;
+		return;
+	}
+	d = c->dur_ns ? (double)c->dur_ns : 1;
+	switch (s) {
+	case ACC_RUNNING:
+		rate[AQ_TEE_ONCPU] = 1;
+		break;
+	case ACC_RUNNABLE:
+		rate[AQ_TEE_RUNNABLE] = 1;
+		break;
+	case ACC_ASLEEP:
+		rate[AQ_TEE_ASLEEP] = 1;
+		break;
+	default:
+		/* No state known: the call's own shares spread over it. */
+		off = fmin(c->offcpu_ns / d, 1);
+		runq = fmin(c->runq_ns / d, 1 - off);
+		rate[AQ_TEE_ASLEEP] = off;
+		rate[AQ_TEE_RUNNABLE] = runq;
+		rate[AQ_TEE_ONCPU] = 1 - off - runq;
+		break;
+	}
+	/*
+	 * A set-up call is set-up whole, per call or one-time (its waits and
+	 * secure entries are what set-up costs); the others' waits and secure
+	 * time apart.
+	 */
+	if (c->setup && c->setup_once) {
+		rate[SUM_ONCE] = 1;
+	} else if (c->setup) {
+		rate[SUM_SETUP] = 1;
+		rate[SUM_SETUP_ASLEEP] = rate[AQ_TEE_ASLEEP];
+		rate[SUM_SETUP_ONCPU] = rate[AQ_TEE_ONCPU];
+	} else {
+		rate[SUM_QUEUE] = fmin(c->queue_wait_ns / d, 1);
+		rate[SUM_SECURE] = fmin(c->secure_ns / d, 1 - rate[SUM_QUEUE]);
+	}
+}
+
+/* cmp_call_start - TEE calls by start time */
+static int cmp_call_start(const void *a, const void *b)
+{
+	unsigned long long x = call_start(*(const struct tee_call *const *)a);
+	unsigned long long y = call_start(*(const struct tee_call *const *)b);
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_acc_ts(const void *a, const void *b)
+{
+	unsigned long long x = (*(const struct acc_event *const *)a)->ts;
+	unsigned long long y = (*(const struct acc_event *const *)b)->ts;
+
+	return (x > y) - (x < y);
+}
+
+/* timeline_build - thread @tid's segments, from @ev's calls and states */
+static void timeline_build(const struct session_events *ev, int tid,
+			   struct timeline *tl)
+{
+	const struct tee_call **calls;
+	const struct acc_event **states;
+	size_t nc = 0, ns = 0, i, ci = 0, si = 0, k;
+	enum acc_state s = ACC_UNKNOWN;
+	const struct tee_call *in = NULL;
+	unsigned long long end = ev->end_ns;
+
+	calls = xzalloc((ev->ntee + 1) * sizeof(*calls));
+	states = xzalloc((ev->nacc + 1) * sizeof(*states));
+	for (i = 0; i < ev->ntee; i++)
+		if (ev->tee[i].tid == tid)
+			calls[nc++] = &ev->tee[i];
+	for (i = 0; i < ev->nacc; i++)
+		if (ev->acc[i].tid == tid)
+			states[ns++] = &ev->acc[i];
+	qsort(calls, nc, sizeof(*calls), cmp_call_start);
+	qsort(states, ns, sizeof(*states), cmp_acc_ts);
+
+	/* every call's start and end, every state change, and the end */
+	tl->tid = tid;
+	tl->t = xzalloc((2 * nc + ns + 2) * sizeof(*tl->t));
+	k = 0;
+	for (i = 0; i < nc; i++) {
+		tl->t[k++] = call_start(calls[i]);
+		tl->t[k++] = calls[i]->end_ns;
+	}
+	for (i = 0; i < ns; i++)
+		tl->t[k++] = states[i]->ts;
+	tl->t[k++] = 0;
+	tl->t[k++] = end > 0 ? end : 1;
+	qsort(tl->t, k, sizeof(*tl->t), cmp_ull);
+	tl->n = 0;
+	for (i = 0; i < k; i++)
+		if (!tl->n || tl->t[i] != tl->t[tl->n - 1])
+			tl->t[tl->n++] = tl->t[i];
+
+	tl->sum = xzalloc(tl->n * sizeof(*tl->sum));
+	tl->rate = xzalloc(tl->n * sizeof(*tl->rate));
+	for (i = 0; i + 1 < tl->n; i++) {
+		unsigned long long a = tl->t[i];
+		double len = (double)(tl->t[i + 1] - a);
+		int j;
+
+		/* the state from the last change at or before a */
+		while (si < ns && states[si]->ts <= a)
+			s = states[si++]->state;
+		/* the call that holds a, if any (calls of a thread do not overlap) */
+		while (ci < nc && calls[ci]->end_ns <= a)
+			ci++;
+		in = ci < nc && call_start(calls[ci]) <= a ? calls[ci] : NULL;
+		segment_rates(in, s, tl->rate[i]);
+		for (j = 0; j < NR_SUMS; j++)
+			tl->sum[i + 1][j] = tl->sum[i][j] + tl->rate[i][j] * len;
+	}
+	free(calls);
+	free(states);
+}
+
+/* timeline_at - the sums from the time line's start to @x, into @out */
+static void timeline_at(const struct timeline *tl, unsigned long long x,
+			double out[NR_SUMS])
+{
+	size_t lo = 0, hi = tl->n;
+	int j;
+
+	if (!tl->n || x <= tl->t[0]) {
+		memset(out, 0, NR_SUMS * sizeof(*out));
+		return;
+	}
+	if (x >= tl->t[tl->n - 1]) {
+		memcpy(out, tl->sum[tl->n - 1], NR_SUMS * sizeof(*out));
+		return;
+	}
+	/* the last boundary at or before x */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (tl->t[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (j = 0; j < NR_SUMS; j++)
+		out[j] = tl->sum[lo][j] + tl->rate[lo][j] * (double)(x - tl->t[lo]);
+}
+
+static void timeline_free(struct timeline *tl)
+{
+	free(tl->t);
+	free(tl->sum);
+	free(tl->rate);
+}
+
+/*
+ * acceptors_of - the (port, thread) pairs of @ev's server handshakes,
+ * sorted; a thread counts for a port when it accepted two of its
+ * connections or more, or one and it has scheduler states (the module
+ * marks a thread only in accept(): a request socket whose last reference
+ * goes in a softirq carries whatever thread ran there)
+ */
+static size_t acceptors_of(const struct session_events *ev,
+			   struct acceptor **out)
+{
+	struct acceptor *a = xzalloc((ev->nhs + 1) * sizeof(*a));
+	size_t n = 0, k = 0, i, j;
+
+	for (i = 0; i < ev->nhs; i++)
+		if (!ev->hs[i].client)
+			a[n++] = (struct acceptor){ .port = ev->hs[i].port,
+						    .tid = ev->hs[i].tid };
+	qsort(a, n, sizeof(*a), cmp_acceptor);
+	for (i = 0; i < n; i = j) {
+		bool states = false;
+
+		for (j = i; j < n && !cmp_acceptor(&a[i], &a[j]); j++)
+			;
+		for (size_t s = 0; s < ev->nacc && !states; s++)
+			states = ev->acc[s].tid == a[i].tid;
+		if (j - i >= 2 || states) {
+			a[k] = a[i];
+			a[k++].handshakes = j - i;
+		}
+	}
+	*out = a;
+	return k;
+}
+
+void acceptq_measure(const struct session_events *ev, struct acceptq *q)
+{
+	struct acceptor *acc;
+	struct timeline *tl;
+	size_t na, i, j, first;
+	double a[NR_SUMS], b[NR_SUMS];
+	int k;
+
+	memset(q, 0, sizeof(*q));
+	q->states = ev->nacc > 0;
+	na = acceptors_of(ev, &acc);
+	tl = xzalloc((na + 1) * sizeof(*tl));
+	for (i = 0; i < na; i++) {
+		/* a thread accepting on two ports has one time line each */
+		timeline_build(ev, acc[i].tid, &tl[i]);
+		for (j = 0; j < i; j++)
+			if (acc[j].tid == acc[i].tid)
+				break;
+		q->acceptors += j == i;
+	}
+	for (i = 0; i < ev->nhs; i++) {
+		const struct hs_event *h = &ev->hs[i];
+		unsigned long long from;
+
+		if (h->client || !h->ack_accept_ns || h->ack_accept_ns > h->ts)
+			continue;
+		from = h->ts - h->ack_accept_ns;
+		/* the port's acceptors: a run of the sorted pairs */
+		for (first = 0; first < na && acc[first].port < h->port; first++)
+			;
+		if (first == na || acc[first].port != h->port)
+			continue;
+		q->handshakes++;
+		q->wait_ns += h->ack_accept_ns;
+		for (j = first; j < na && acc[j].port == h->port; j++) {
+			timeline_at(&tl[j], from, a);
+			timeline_at(&tl[j], h->ts, b);
+			for (k = 0; k < NR_AQ_PARTS; k++)
+				q->part_ns[k] += b[k] - a[k];
+			q->tee_setup_ns += b[SUM_SETUP] - a[SUM_SETUP];
+			q->tee_setup_asleep_ns += b[SUM_SETUP_ASLEEP] -
+						  a[SUM_SETUP_ASLEEP];
+			q->tee_setup_oncpu_ns += b[SUM_SETUP_ONCPU] -
+						 a[SUM_SETUP_ONCPU];
+			q->tee_setup_once_ns += b[SUM_ONCE] - a[SUM_ONCE];
+			q->tee_queue_ns += b[SUM_QUEUE] - a[SUM_QUEUE];
+			q->tee_secure_ns += b[SUM_SECURE] - a[SUM_SECURE];
+			q->thread_ns += h->ack_accept_ns;
+		}
+	}
+	for (i = 0; i < na; i++)
+		timeline_free(&tl[i]);
+	free(tl);
+	free(acc);
+}
