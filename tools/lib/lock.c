@@ -130,22 +130,6 @@ static int lock_open(void)
 	return fd;
 }
 
-/* is_teeprobe - whether process @pid is alive and a teeprobe command */
-static bool is_teeprobe(int pid)
-{
-	char path[64], *comm;
-	bool yes;
-	int err;
-
-	if (pid <= 0 || (kill(pid, 0) && errno == ESRCH))
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	comm = read_text_file(path, 64, &err);
-	yes = comm && !strncmp(comm, "teeprobe", 8);
-	free(comm);
-	return yes;
-}
-
 /*
  * stop_tracecmd - the trace-cmd processes recording into instance @name
  * (their command line holds "-B NAME"): stopped as Ctrl-C stops them, then
@@ -230,7 +214,7 @@ static int sweep_instances(const char *who)
 		int pid, stopped;
 
 		pid = instance_owner(names[i]);
-		if (pid <= 0 || is_teeprobe(pid))
+		if (pid <= 0 || process_is_teeprobe(pid))
 			continue;
 		stopped = stop_tracecmd(names[i]);
 		inst = tracefs_instance_alloc(NULL, names[i]);

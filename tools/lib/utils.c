@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -434,4 +435,23 @@ int input_arg(const char *cmd, const char *opt, int argc, char **argv,
 	else if (first == argc - 1)
 		*input = argv[first];
 	return 0;
+}
+
+/*
+ * process_is_teeprobe - whether process @pid is alive and a teeprobe
+ * command (the session lock's owner, a watch)
+ */
+bool process_is_teeprobe(int pid)
+{
+	char path[64], *comm;
+	bool yes;
+	int err;
+
+	if (pid <= 0 || (kill(pid, 0) && errno == ESRCH))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	comm = read_text_file(path, 64, &err);
+	yes = comm && !strncmp(comm, "teeprobe", 8);
+	free(comm);
+	return yes;
 }

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,22 +191,6 @@ int watch_status_write(const struct watch_status *st)
 	return 0;
 }
 
-/* is_teeprobe - whether process @pid is alive and a teeprobe command */
-static bool is_teeprobe(int pid)
-{
-	char path[64], *comm;
-	bool yes;
-	int err;
-
-	if (pid <= 0 || (kill(pid, 0) && errno == ESRCH))
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	comm = read_text_file(path, 64, &err);
-	yes = comm && !strncmp(comm, "teeprobe", 8);
-	free(comm);
-	return yes;
-}
-
 /*
  * watch_status_read - the status file into @st: false when there is none
  * (no watch ran, or it ended cleanly) or it is not one; *@running says
@@ -224,7 +207,7 @@ bool watch_status_read(struct watch_status *st, bool *running)
 		return false;
 	ok = watch_status_parse(text, st);
 	free(text);
-	*running = ok && is_teeprobe(st->pid);
+	*running = ok && process_is_teeprobe(st->pid);
 	return ok;
 }
 

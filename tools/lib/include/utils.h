@@ -39,6 +39,7 @@ const char *dur_str(double ns, unsigned int flags);
 const char *num_str(double v, int decimals);	/* "-" for NAN */
 void print_wrapped(const char *text, int indent);
 char *read_text_file(const char *path, size_t max, int *err);
+bool process_is_teeprobe(int pid);
 int write_value(const char *who, const char *path, const char *value);
 
 /* The command line, the same in every command */
