@@ -630,12 +630,20 @@ struct first_invoke {
 	unsigned long long start;
 };
 
+/* cmp_invoke_tid - by thread alone; cmp_first_invoke - then by start */
+static int cmp_invoke_tid(const void *a, const void *b)
+{
+	const struct first_invoke *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
 static int cmp_first_invoke(const void *a, const void *b)
 {
 	const struct first_invoke *x = a, *y = b;
 
 	if (x->tid != y->tid)
-		return (x->tid > y->tid) - (x->tid < y->tid);
+		return cmp_invoke_tid(a, b);
 	return (x->start > y->start) - (x->start < y->start);
 }
 
@@ -669,20 +677,11 @@ void session_mark_setup_once(struct session_events *ev)
 		struct tee_call *c = &ev->tee[i];
 		struct first_invoke key = { .tid = c->tid };
 		const struct first_invoke *t;
-		size_t lo = 0, hi = k;
 
 		if (!c->setup)
 			continue;
-		/* bsearch by tid alone: the kept entries have one each */
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (f[mid].tid < key.tid)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		t = lo < k && f[lo].tid == key.tid ? &f[lo] : NULL;
+		/* the kept entries have one thread each */
+		t = bsearch(&key, f, k, sizeof(*f), cmp_invoke_tid);
 		c->setup_once = !t || c->end_ns - c->dur_ns < t->start;
 	}
 	free(f);
