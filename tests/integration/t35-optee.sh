@@ -325,13 +325,17 @@ for d in "$LAB_OUT"/hard-*-$conns "$LAB_OUT"/large/hard-*-$large_conns; do
 		python3 -c "import json, sys; r = json.load(open(sys.argv[1])); v = r['verdict']
 tee = v['top'] == 'TEE ioctls' or (v['top'] == 'ACK -> accept' and (r['accept_queue']['tee']['share'] or 0) >= 0.5)
 print(v['cause'], v['top'], r['accept_queue']['tee']['share'])
-sys.exit(0 if v['cause'].startswith('tee-') == tee else 1)" "$d/analyze.json"
+sys.exit(0 if v['cause'].startswith('tee-') == tee else 1)" "$d/analyze.json" ||
+		{ python3 "$top/tests/integration/verdictinfo.py" "$d/analyze.json" | diag; echo "files: $d" | diag; }
 done
 small=$LAB_OUT/hard-temp-$conns/analyze.json
+# Per-call set-up is the cause when it holds TEE_SETUP_CAUSE (30 %) of the
+# TEE time, or the largest share (verdictcheck.py holds the verdict to that
+# rule): not that set-up outweighs the wait for a secure thread, two
+# measured times whose order the host's load can turn (CI saw it turn).
 check_eq "hard-temp, 2 workers for 8 threads (the case's before): per-call set-up is the cause, whatever its asleep share" \
-	tee-blocking "$(jget "$small" "r['verdict']['cause']")"
-check "... through the accept queue, set-up the largest share of the acceptors' TEE time" \
-	jget "$small" "sys.exit(0 if r['verdict']['path'] == 'accept-queue' and r['accept_queue']['tee']['setup'] >= max(r['accept_queue']['tee'][k] or 0 for k in ('queue', 'secure', 'driver')) else 1)"
+	tee-blocking "$(jget "$small" "r['verdict']['cause']")" ||
+	{ python3 "$top/tests/integration/verdictinfo.py" "$small" | diag; echo "files: $LAB_OUT/hard-temp-$conns" | diag; }
 c=$(jget "$LAB_OUT/hard-reg-$conns/analyze.json" "r['verdict']['cause']")
 check "hard-reg at the same shape (memory registered once): not per-call set-up ($c)" test "$c" != tee-blocking
 c=$(jget "$LAB_OUT/large/hard-reg-$large_conns/analyze.json" "r['verdict']['cause']")
