@@ -8,12 +8,14 @@
  * reset it already handles. Times are in seconds, the Prometheus base
  * unit, written as exact decimals of the module's nanoseconds.
  *
- * Series are bounded by the host, never by its traffic: a cpu label on the
- * NET_RX and TEE counters (which CPU starves is the question), a cmd label
- * from the fixed list of TEE commands, a port label from the module's 15
- * ports and "other". TCP counters and every histogram are summed over the
- * CPUs (the files' "all" rows and column). Nothing per thread or per
- * connection is exported.
+ * Series are bounded by the host, never by its traffic, and by default
+ * not by its CPUs either, so a fleet of large hosts can afford them: every
+ * counter and histogram is summed over the CPUs (the files' "all" rows
+ * and column), a cmd label from the fixed list of TEE commands, a port
+ * label from the module's 15 ports and "other", histograms in the coarse
+ * buckets of prometheus.h. The per-CPU NET_RX and TEE counters (which CPU
+ * starves) and the module's fine buckets are opt-in (struct prom_opts).
+ * Nothing per thread or per connection is exported.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -191,7 +193,7 @@ static void write_info(struct prom *p, const struct snapshot *s,
 
 static const struct metric tee_metrics[] = {
 	{ { "teeprobe_tee_ioctls_total", "counter",
-	    "TEE ioctls that ended, by the CPU they ended on and command." },
+	    "TEE ioctls that ended, by command (and with --per-cpu the CPU they ended on)." },
 	  false, { { .col = "calls" } } },
 	{ { "teeprobe_tee_ioctl_errors_total", "counter",
 	    "TEE ioctls that returned an error." }, false, { { .col = "errors" } } },
@@ -213,7 +215,7 @@ static const struct metric tee_metrics[] = {
 
 static const struct family fam_tee_hist = {
 	"teeprobe_tee_ioctl_duration_seconds", "histogram",
-	"Duration of TEE ioctls by command, all CPUs (the module's buckets: log-linear, each at most 12.5 % wide)."
+	"Duration of TEE ioctls by command, all CPUs."
 };
 static const struct family fam_tee_untracked = {
 	"teeprobe_tee_ioctl_untracked_total", "counter",
@@ -237,7 +239,7 @@ static void write_tee(struct prom *p, const struct snapshot *s)
 
 	if (st)
 		table_metrics(p, st, tee_metrics, ARRAY_SIZE(tee_metrics),
-			      true, cmd, 1);
+			      p->opts.per_cpu, cmd, 1);
 	if (hi)
 		hset_load(&h, hi, 1);
 	/* A command with calls has a histogram, even when it is empty. */
@@ -267,10 +269,10 @@ static void write_tee(struct prom *p, const struct snapshot *s)
 
 static const struct metric netrx_metrics[] = {
 	{ { "teeprobe_netrx_raises_total", "counter",
-	    "NET_RX softirq raises (irq:softirq_raise), by CPU." },
+	    "NET_RX softirq raises (irq:softirq_raise)." },
 	  false, { { .col = "raises" } } },
 	{ { "teeprobe_netrx_runs_total", "counter",
-	    "NET_RX softirq runs (irq:softirq_entry, as /proc/softirqs counts them), by CPU." },
+	    "NET_RX softirq runs (irq:softirq_entry, as /proc/softirqs counts them)." },
 	  false, { { .col = "runs" } } },
 	{ { "teeprobe_netrx_ksoftirqd_runs_total", "counter",
 	    "NET_RX runs made by ksoftirqd; the others ran inline (irq exit, bh enable)." },
@@ -292,11 +294,11 @@ static const struct metric netrx_metrics[] = {
 	    "NET_RX runs that left work behind and raised NET_RX again." },
 	  false, { { .col = "reraises" } } },
 	{ { "teeprobe_netrx_delayed_runs_total", "counter",
-	    "NET_RX runs with a raise before them (their raise->entry delay is measured), by CPU and context." },
+	    "NET_RX runs with a raise before them (their raise->entry delay is measured), by context." },
 	  false, { { .col = "inline_delay_count", .context = "inline" },
 		   { .col = "ksoftirqd_delay_count", .context = "ksoftirqd" } } },
 	{ { "teeprobe_netrx_delay_seconds_total", "counter",
-	    "Raise->entry delays of NET_RX runs summed, by CPU and context (inline or ksoftirqd)." },
+	    "Raise->entry delays of NET_RX runs summed, by context (inline or ksoftirqd)." },
 	  true, { { .col = "inline_delay_sum_ns", .context = "inline" },
 		  { .col = "ksoftirqd_delay_sum_ns", .context = "ksoftirqd" } } },
 	{ { "teeprobe_netrx_delay_max_seconds", "gauge",
@@ -304,7 +306,7 @@ static const struct metric netrx_metrics[] = {
 	  true, { { .col = "inline_delay_max_ns", .context = "inline" },
 		  { .col = "ksoftirqd_delay_max_ns", .context = "ksoftirqd" } } },
 	{ { "teeprobe_netrx_tee_runs_total", "counter",
-	    "NET_RX runs whose wait overlapped a followed TEE ioctl running on that CPU." },
+	    "NET_RX runs whose wait overlapped a followed TEE ioctl running on their CPU." },
 	  false, { { .col = "tee_runs" } } },
 	{ { "teeprobe_netrx_tee_delay_seconds_total", "counter",
 	    "The part of NET_RX waits during which TEE ioctls held the CPU." },
@@ -340,7 +342,7 @@ static void write_netrx(struct prom *p, const struct snapshot *s)
 
 	if (st)
 		table_metrics(p, st, netrx_metrics, ARRAY_SIZE(netrx_metrics),
-			      true, NULL, 0);
+			      p->opts.per_cpu, NULL, 0);
 	/* The module's three histograms always, so the series stay. */
 	if (st && hi) {
 		hset_load(&h, hi, 1);
@@ -644,12 +646,17 @@ bool prom_up(const struct snapshot *s)
 
 /*
  * prom_write - one exposition of snapshot @s, whose sources are the
- * module's debugfs files by name. Without them (no module) only
- * teeprobe_up 0 and teeprobe_build_info.
+ * module's debugfs files by name, with what @opts adds (NULL: a fleet's
+ * default). Without the files (no module) only teeprobe_up 0 and
+ * teeprobe_build_info.
  */
-void prom_write(FILE *out, const struct snapshot *s, const char *tool_version)
+void prom_write(FILE *out, const struct snapshot *s, const char *tool_version,
+		const struct prom_opts *opts)
 {
 	struct prom p = { .out = out };
+
+	if (opts)
+		p.opts = *opts;
 
 	write_info(&p, s, tool_version);
 	write_watch(&p, s);

@@ -84,13 +84,26 @@ void prom_sample_u64(struct prom *p, const struct family *f,
 }
 
 /*
+ * prom_le_is_coarse - is @ns one of the default exposition's "le" edges
+ * (a power of two from 2^PROM_LE_FIRST_SHIFT to 2^PROM_LE_LAST_SHIFT)?
+ */
+bool prom_le_is_coarse(unsigned long long ns)
+{
+	return ns >= 1ULL << PROM_LE_FIRST_SHIFT &&
+	       ns <= 1ULL << PROM_LE_LAST_SHIFT && !(ns & (ns - 1));
+}
+
+/*
  * prom_hist_samples - one histogram series: cumulative buckets whose "le"
  * is the top edge of a module bucket in the series' layout (2^k ns in the
  * older log2 one, the next bucket's low edge in the log-linear one:
  * exclusive there, as the module counts that value in the bucket above,
- * a 1 ns difference), from 2^(PROM_FIRST_BUCKET + 1) ns up, "+Inf"
- * counting everything, then _sum (only when the module sums the same
- * values) and _count
+ * a 1 ns difference), "+Inf" counting everything, then _sum (only when
+ * the module sums the same values) and _count. The "le" are the coarse
+ * edges (prom_le_is_coarse()) by default: the module's buckets are summed
+ * up to each, never split, so each count is the module's own at that
+ * edge. With fine_buckets every module bucket's top from 2^(PROM_FIRST_BUCKET
+ * + 1) ns up.
  */
 void prom_hist_samples(struct prom *p, const struct family *f,
 		       const struct label *labels, int nl,
@@ -99,6 +112,7 @@ void prom_hist_samples(struct prom *p, const struct family *f,
 	unsigned int i, last = hist_buckets_in(s->layout) - 1;
 	struct label l[MAX_LABELS + 1];
 	unsigned long long cumulative = 0, top;
+	bool shown;
 	char le[48];
 
 	memcpy(l, labels, nl * sizeof(*l));
@@ -107,7 +121,9 @@ void prom_hist_samples(struct prom *p, const struct family *f,
 	for (i = 0; i < last; i++) {
 		cumulative += s->bucket[i];
 		top = hist_low_in(s->layout, i + 1);
-		if (top < 2ULL << PROM_FIRST_BUCKET)
+		shown = p->opts.fine_buckets ? top >= 2ULL << PROM_FIRST_BUCKET :
+					       prom_le_is_coarse(top);
+		if (!shown)
 			continue;
 		prom_fmt_seconds(le, sizeof(le), top);
 		prom_sample_u64(p, f, "_bucket", l, nl + 1, cumulative, false);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "hist.h"
+#include "prometheus.h"
 
 #define NSEC_PER_SEC	1000000000ULL
 #define MAX_LABELS	4
@@ -32,6 +33,7 @@ struct label {
 struct prom {
 	FILE *out;
 	const struct family *open;	/* whose HELP and TYPE are printed */
+	struct prom_opts opts;
 };
 
 /* hseries - one histogram, summed over the CPUs; keys borrowed from a table */

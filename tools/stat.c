@@ -44,7 +44,7 @@ static void stat_usage(FILE *out)
 	fprintf(out,
 		"usage: teeprobe stat [-I SECONDS] [-c COUNT] [--json] [-h]\n"
 		"       teeprobe stat --prometheus [-o FILE] [-I SECONDS] [-c COUNT]\n"
-		"                     [--debugfs DIR]\n\n"
+		"                     [--per-cpu] [--fine-buckets] [--debugfs DIR]\n\n"
 		"  -I, --interval SEC  seconds between lines (default 1); -i, its\n"
 		"                      earlier name, is taken with a warning\n"
 		"  -c, --count N       stop after N lines (default: until Ctrl-C)\n"
@@ -54,6 +54,12 @@ static void stat_usage(FILE *out)
 		"  -o, --output FILE   with --prometheus: write FILE atomically\n"
 		"                      (FILE.tmp.PID, then rename), for\n"
 		"                      node_exporter's textfile collector\n"
+		"      --per-cpu       with --prometheus: the NET_RX and TEE\n"
+		"                      counters by CPU too (a cpu label; default:\n"
+		"                      summed over the CPUs)\n"
+		"      --fine-buckets  with --prometheus: histograms in the module's\n"
+		"                      170 buckets (default: 19, le a power of two\n"
+		"                      from 8.192 us to 1.07 s)\n"
 		"      --debugfs DIR   with --prometheus: read a saved copy of\n"
 		"                      /sys/kernel/debug/teeprobe instead\n\n"
 		"Prints, per interval: %%system and %%softirq of all CPUs, NET_RX\n"
@@ -92,9 +98,9 @@ static const char *prom_down_reason(const char *saved_dir)
 }
 
 /* prom_to_stdout - the exposition on stdout; -1 when it cannot be written */
-static int prom_to_stdout(const struct snapshot *s)
+static int prom_to_stdout(const struct snapshot *s, const struct prom_opts *opts)
 {
-	prom_write(stdout, s, TEEPROBE_VERSION);
+	prom_write(stdout, s, TEEPROBE_VERSION, opts);
 	if (fflush(stdout) || ferror(stdout)) {
 		err_msg("stat: cannot write the metrics: %s\n", strerror(errno));
 		return -1;
@@ -108,7 +114,8 @@ static int prom_to_stdout(const struct snapshot *s)
  * node_exporter's textfile collector reads the old file or the new one,
  * never a part (it reads only *.prom files, so never the temporary one).
  */
-static int prom_to_file(const char *path, const struct snapshot *s)
+static int prom_to_file(const char *path, const struct snapshot *s,
+			const struct prom_opts *opts)
 {
 	char *tmp;
 	FILE *f;
@@ -126,7 +133,7 @@ static int prom_to_file(const char *path, const struct snapshot *s)
 		free(tmp);
 		return -1;
 	}
-	prom_write(f, s, TEEPROBE_VERSION);
+	prom_write(f, s, TEEPROBE_VERSION, opts);
 	if (fflush(f) || ferror(f)) {
 		err_msg("stat: cannot write %s: %s\n", tmp, strerror(errno));
 		ret = -1;
@@ -193,7 +200,8 @@ static void prom_take(struct snapshot *s, const char *saved_dir)
  * failed (which stops a repeating run).
  */
 static int prom_main(const char *output, const char *saved_dir,
-		     double interval, long count, bool repeat)
+		     const struct prom_opts *opts, double interval, long count,
+		     bool repeat)
 {
 	struct timespec next, now;
 	int up, last_up = -1;
@@ -229,7 +237,7 @@ static int prom_main(const char *output, const char *saved_dir,
 				prom_down_reason(saved_dir));
 		else if (up && last_up == 0)
 			err_msg("stat: the module's files are back: teeprobe_up 1\n");
-		ret = output ? prom_to_file(output, &s) : prom_to_stdout(&s);
+		ret = output ? prom_to_file(output, &s, opts) : prom_to_stdout(&s, opts);
 		snapshot_free(&s);
 		if (ret)
 			return 1;
@@ -248,6 +256,8 @@ int stat_main(int argc, char **argv)
 		{ "prometheus", no_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "debugfs", required_argument, NULL, 'D' },
+		{ "per-cpu", no_argument, NULL, 'C' },
+		{ "fine-buckets", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -258,6 +268,7 @@ int stat_main(int argc, char **argv)
 	struct stat_line line;
 	struct figures f;
 	struct timespec ts;
+	struct prom_opts prom_opts = { 0 };
 	bool json = false, prometheus = false, repeat = false, skipped = false;
 	const char *why;
 	const char *output = NULL, *saved_dir = NULL;
@@ -300,6 +311,12 @@ int stat_main(int argc, char **argv)
 		case 'D':
 			saved_dir = optarg;
 			break;
+		case 'C':
+			prom_opts.per_cpu = true;
+			break;
+		case 'F':
+			prom_opts.fine_buckets = true;
+			break;
 		case 'h':
 			stat_usage(stdout);
 			return 0;
@@ -311,8 +328,9 @@ int stat_main(int argc, char **argv)
 		err_msg("stat: unexpected argument '%s'\n", argv[optind]);
 		return usage_error("stat", stat_usage);
 	}
-	if (!prometheus && (output || saved_dir)) {
-		err_msg("stat: -o and --debugfs go with --prometheus\n");
+	if (!prometheus && (output || saved_dir || prom_opts.per_cpu ||
+			    prom_opts.fine_buckets)) {
+		err_msg("stat: -o, --debugfs, --per-cpu and --fine-buckets go with --prometheus\n");
 		return 2;
 	}
 	if (prometheus && json) {
@@ -331,7 +349,8 @@ int stat_main(int argc, char **argv)
 			err_msg("teeprobe needs root (debugfs is root-only)\n");
 			return 1;
 		}
-		return prom_main(output, saved_dir, interval, count, repeat);
+		return prom_main(output, saved_dir, &prom_opts, interval, count,
+				 repeat);
 	}
 	if (teeprobe_require_module())
 		return 1;

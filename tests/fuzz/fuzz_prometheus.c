@@ -48,22 +48,31 @@ static void check_output(const char *out, size_t len)
 	}
 }
 
-/* LLVMFuzzerTestOneInput - one input: a snapshot, one exposition */
+/*
+ * LLVMFuzzerTestOneInput - one input: a snapshot, and its exposition by
+ * default and with every option (per-CPU series, the module's buckets)
+ */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const struct prom_opts all = { .per_cpu = true, .fine_buckets = true };
+	const struct prom_opts *opts[] = { NULL, &all };
 	struct snapshot s = { 0 };
-	char *text = fuzz_text(data, size), *out = NULL;
-	size_t len = 0;
+	char *text = fuzz_text(data, size), *out;
+	size_t len, i;
 	FILE *f;
 
 	load(&s, text);
-	f = open_memstream(&out, &len);
-	if (!f)
-		abort();
-	prom_write(f, &s, "0.0.0");
-	fclose(f);
-	check_output(out, len);
-	free(out);
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		out = NULL;
+		len = 0;
+		f = open_memstream(&out, &len);
+		if (!f)
+			abort();
+		prom_write(f, &s, "0.0.0", opts[i]);
+		fclose(f);
+		check_output(out, len);
+		free(out);
+	}
 	snapshot_free(&s);
 	free(text);
 	return 0;

@@ -20,8 +20,15 @@
 #error "TEST_DEBUGFS: the directory of recorded debugfs files"
 #endif
 
-/* format - prom_write of @s into a string (the caller frees it) */
-static char *format(const struct snapshot *s)
+/* Every option on: the exposition as it was before the fleet's default */
+static const struct prom_opts every = { .per_cpu = true, .fine_buckets = true };
+static const struct prom_opts fine = { .fine_buckets = true };
+
+/*
+ * format - prom_write of @s with @opts (NULL: the default) into a string
+ * (the caller frees it)
+ */
+static char *format(const struct snapshot *s, const struct prom_opts *opts)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -29,7 +36,7 @@ static char *format(const struct snapshot *s)
 
 	if (!f)
 		abort();
-	prom_write(f, s, "9.9.9");
+	prom_write(f, s, "9.9.9", opts);
 	fclose(f);
 	return text;
 }
@@ -71,7 +78,10 @@ static void check_line(const char *text, const char *line, const char *why)
 		tap_diag("missing line: %s", line);
 }
 
-/* test_recorded - the files of a real lab run */
+/*
+ * test_recorded - the files of a real lab run, every option on: per-CPU
+ * counters and the module's own buckets
+ */
 static void test_recorded(void)
 {
 	struct snapshot s = { 0 };
@@ -81,7 +91,7 @@ static void test_recorded(void)
 	tap_ok(snapshot_text(&s, "tee_stats") && snapshot_text(&s, "netrx_hist"),
 	       "the recorded debugfs files load (%s)", TEST_DEBUGFS);
 	tap_ok(prom_up(&s), "the module counts as up with its version file");
-	out = format(&s);
+	out = format(&s, &every);
 
 	check_line(out, "teeprobe_up 1", "teeprobe_up 1");
 	check_line(out, "teeprobe_build_info{version=\"9.9.9\"} 1",
@@ -190,8 +200,8 @@ static void test_tcp_phases(void)
 	tap_ok(!snapshot_text(&old, "tcp_phases") && snapshot_text(&cur, "tcp_phases") &&
 	       !strstr(snapshot_text(&cur, "tcp_stats"), "phase"),
 	       "two shapes: phases in tcp_stats, phases in tcp_phases");
-	a = format(&old);
-	b = format(&cur);
+	a = format(&old, NULL);
+	b = format(&cur, NULL);
 	tap_ok(!strcmp(a, b), "both shapes give the same metrics (%zu bytes)", strlen(a));
 	check_line(b, "teeprobe_tcp_handshake_phase_max_seconds{port=\"7000\",phase=\"connect_call\"} 0.11786868",
 		   "a phase's maximum from tcp_phases");
@@ -212,7 +222,7 @@ static void test_down(void)
 
 	snapshot_add_dir(&s, TEST_DEBUGFS "/no-such-directory");
 	tap_ok(!prom_up(&s), "no files: the module is down");
-	out = format(&s);
+	out = format(&s, NULL);
 	check_line(out, "teeprobe_up 0", "teeprobe_up 0 without the module");
 	check_line(out, "teeprobe_build_info{version=\"9.9.9\"} 1",
 		   "build_info without the module");
@@ -248,7 +258,7 @@ static void test_edges(void)
 		    "3 INVOKE 2 1 5000000000 0 0 0 3000000000\n"
 		    "all INVOKE 2 1 5000000000 0 0 0 3000000000\n");
 	fixture_add(&s, "tee_hist", "# cmd bucket_low_ns cpu3 all\nINVOKE 2147483648 2 2\n");
-	out = format(&s);
+	out = format(&s, &every);
 
 	check_line(out, "teeprobe_module_info{version=\"0.0.1\",kernel=\"6.12.9+deb12-amd64\"} 1",
 		   "another module version");
@@ -295,7 +305,7 @@ static void test_loglin(void)
 	/* 960 ns: bucket [896, 1024); 1000 too; 1100 ns: [1024, 1152) */
 	fixture_add(&s, "tee_hist", "# cmd bucket_low_ns cpu0 all\nINVOKE 896 2 2\nINVOKE 1024 1 1\n"
 		    "# hist_sub_bits 3\n# hist_unit_shift 7\n");
-	out = format(&s);
+	out = format(&s, &fine);
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.000001024\"} 2",
 		   "log-linear: le 1024 ns counts the bucket [896, 1024)");
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"0.000001152\"} 3",
@@ -322,7 +332,7 @@ static void test_recorded_loglin(void)
 	snapshot_add_dir(&s, TEST_DEBUGFS "/6.1-loglin");
 	tap_ok(snapshot_text(&s, "tee_hist") && snapshot_text(&s, "tcp_phases"),
 	       "the recorded log-linear debugfs files load");
-	out = format(&s);
+	out = format(&s, &fine);
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_count{cmd=\"INVOKE\"} 800",
 		   "log-linear tee_hist: INVOKE's count = tee_stats' 800 calls");
 	check_line(out, "teeprobe_tee_ioctl_duration_seconds_count{cmd=\"SHM_REGISTER\"} 800",
@@ -363,12 +373,12 @@ static void test_watch(void)
 	size_t i;
 
 	snapshot_add_dir(&s, TEST_DEBUGFS "/6.1-hard-temp");
-	out = format(&s);
+	out = format(&s, NULL);
 	tap_ok(!strstr(out, "teeprobe_watch_"), "no watch status: no teeprobe_watch_ series");
 	free(out);
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		snapshot_add_line(&s, "watch", lines[i]);
-	out = format(&s);
+	out = format(&s, NULL);
 	check_line(out, "teeprobe_watch_running 1", "the watch runs");
 	check_line(out, "teeprobe_watch_threshold{measure=\"handshake_p99\"} 0.01",
 		   "a time threshold in seconds (10 ms)");
