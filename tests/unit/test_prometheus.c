@@ -6,11 +6,15 @@
  * small made-up files for the edge cases. Expected values are read off
  * the recorded files by hand, or come from another file than the one the
  * formatter used (a histogram's count against the stats file's calls).
+ * The fleet's default (coarse buckets, no per-CPU series) is checked
+ * against the --fine-buckets exposition and against the hist files' rows,
+ * its series counted on the recorded run widened to 64 and 128 CPUs.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../tools/prometheus.h"
+#include "../../tools/prometheus_format.h"
 #include "../../tools/lib/include/snapshot.h"
 #include "../../tools/lib/include/hist.h"
 #include "fixture.h"
@@ -23,6 +27,7 @@
 /* Every option on: the exposition as it was before the fleet's default */
 static const struct prom_opts every = { .per_cpu = true, .fine_buckets = true };
 static const struct prom_opts fine = { .fine_buckets = true };
+static const struct prom_opts per_cpu = { .per_cpu = true };
 
 /*
  * format - prom_write of @s with @opts (NULL: the default) into a string
@@ -69,6 +74,106 @@ static int count_prefix(const char *text, const char *prefix)
 			p++;
 	}
 	return n;
+}
+
+/*
+ * sample_value - the value of the sample named and labelled @series (the
+ * line up to its value) in @text; -1 when @text has no such sample
+ */
+static long long sample_value(const char *text, const char *series)
+{
+	size_t n = strlen(series);
+	const char *p = text;
+
+	while ((p = strstr(p, series))) {
+		if ((p == text || p[-1] == '\n') && p[n] == ' ')
+			return strtoll(p + n + 1, NULL, 10);
+		p++;
+	}
+	return -1;
+}
+
+/* read_fixture - the text of file @name of directory @dir (the caller frees it) */
+static char *read_fixture(const char *dir, const char *name)
+{
+	char path[512], *text = NULL;
+	size_t len = 0;
+	FILE *f, *m;
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	m = open_memstream(&text, &len);
+	if (!m)
+		abort();
+	while (f && (c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	if (f)
+		fclose(f);
+	return text;
+}
+
+/* rows_of - rows of @text (a debugfs table) whose first field is @first; NULL: any */
+static int rows_of(const char *text, const char *first)
+{
+	const char *line;
+	int n = 0;
+
+	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (*line == '#' || *line == '\n')
+			continue;
+		if (!first || (!strncmp(line, first, strlen(first)) &&
+			       line[strlen(first)] == ' '))
+			n++;
+	}
+	return n;
+}
+
+/* samples_of - the samples of an exposition (its lines but HELP and TYPE) */
+static int samples_of(const char *text)
+{
+	return count_prefix(text, "teeprobe_");
+}
+
+/* count_of - occurrences of @what in @text */
+static int count_of(const char *text, const char *what)
+{
+	const char *p = text;
+	int n = 0;
+
+	while ((p = strstr(p, what))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* last_field - the number a table row ends with (its "all" column) */
+static unsigned long long last_field(const char *row)
+{
+	const char *end = row + strcspn(row, "\n");
+
+	while (end > row && end[-1] != ' ')
+		end--;
+	return strtoull(end, NULL, 10);
+}
+
+/*
+ * count_series - into @buf, the _count series of histogram bucket @series
+ * (name_bucket{labels,le="+Inf"}: name_count{labels})
+ */
+static const char *count_series(char *buf, size_t len, const char *series)
+{
+	const char *b = strstr(series, "_bucket{"), *le = strstr(series, "le=\"");
+	int labels = le - (b + 8);
+
+	if (labels > 0)	/* a="x",le=...: without the comma */
+		snprintf(buf, len, "%.*s_count{%.*s}", (int)(b - series), series,
+			 labels - 1, b + 8);
+	else
+		snprintf(buf, len, "%.*s_count", (int)(b - series), series);
+	return buf;
 }
 
 /* check_line - a tap check that @line is in @text, with the text on failure */
@@ -406,6 +511,306 @@ static void test_watch(void)
 	snapshot_free(&s);
 }
 
+/*
+ * test_coarse_edges - the default "le" edges: 10 to 20 buckets from about
+ * 10 us to about 1 s, each a bucket edge of both of the module's layouts
+ * (so summing its buckets up to an edge is exact), one between 4 ms and
+ * 20 ms (the case's handshakes)
+ */
+static void test_coarse_edges(void)
+{
+	unsigned long long edge, lowest = 0, highest = 0;
+	int n = 0, log2_edges = 0, loglin_edges = 0, between = 0;
+	unsigned int i;
+
+	for (edge = 1; edge && edge <= 1ULL << 40; edge <<= 1) {
+		if (!prom_le_is_coarse(edge))
+			continue;
+		n++;
+		lowest = lowest ? lowest : edge;
+		highest = edge;
+		between += edge > 4000000 && edge <= 20000000;
+		for (i = 0; i < hist_buckets_in(HIST_LOG2); i++)
+			log2_edges += hist_low_in(HIST_LOG2, i) == edge;
+		for (i = 0; i < hist_buckets_in(HIST_LOGLIN); i++)
+			loglin_edges += hist_low_in(HIST_LOGLIN, i) == edge;
+	}
+	tap_ok(n + 1 == PROM_LE_BUCKETS && PROM_LE_BUCKETS >= 10 && PROM_LE_BUCKETS <= 20,
+	       "%d le edges and +Inf: %d buckets, 10 to 20", n, PROM_LE_BUCKETS);
+	tap_ok(lowest >= 5000 && lowest <= 20000 && highest >= 500000000 &&
+	       highest <= 2000000000, "from %llu ns (about 10 us) to %llu ns (about 1 s)",
+	       lowest, highest);
+	tap_ok(log2_edges == n && loglin_edges == n,
+	       "every edge is a module bucket's low edge: log2 %d/%d, log-linear %d/%d",
+	       log2_edges, n, loglin_edges, n);
+	tap_ok(!prom_le_is_coarse(3 << 20) && !prom_le_is_coarse(1ULL << 31) &&
+	       !prom_le_is_coarse(1ULL << 12), "no edge but those: 3 * 2^20, 2^31, 2^12 are none");
+	tap_ok(between >= 1, "%d edges between 4 ms and 20 ms", between);
+}
+
+/*
+ * test_case_handshakes - the case's handshakes through the formatter: a
+ * 4 ms and a 20 ms accept wait land in different default buckets
+ */
+static void test_case_handshakes(void)
+{
+	struct snapshot s = { 0 };
+	char *out;
+
+	fixture_add(&s, "version", "teeprobe 0.2.0 kernel 6.1.0-57-amd64");
+	/* 4,000,000 ns: bucket [3932160, 4194304); 20,000,000: [18874368, 20971520) */
+	fixture_add(&s, "tcp_hist", "# port phase bucket_low_ns cpu0 all\n"
+		    "7000 ack_accept 3932160 1 1\n7000 ack_accept 18874368 1 1\n"
+		    "# hist_sub_bits 3\n# hist_unit_shift 7\n");
+	out = format(&s, NULL);
+	check_line(out, "teeprobe_tcp_handshake_phase_seconds_bucket{port=\"7000\",phase=\"ack_accept\",le=\"0.002097152\"} 0",
+		   "case: nothing under 2^21 ns");
+	check_line(out, "teeprobe_tcp_handshake_phase_seconds_bucket{port=\"7000\",phase=\"ack_accept\",le=\"0.004194304\"} 1",
+		   "case: the 4 ms handshake under le 2^22 ns (4.19 ms)");
+	check_line(out, "teeprobe_tcp_handshake_phase_seconds_bucket{port=\"7000\",phase=\"ack_accept\",le=\"0.016777216\"} 1",
+		   "case: ... the 20 ms one not under le 2^24 ns (16.8 ms)");
+	check_line(out, "teeprobe_tcp_handshake_phase_seconds_bucket{port=\"7000\",phase=\"ack_accept\",le=\"0.033554432\"} 2",
+		   "case: ... but under le 2^25 ns (33.6 ms)");
+	free(out);
+	snapshot_free(&s);
+}
+
+/*
+ * check_rebucketed - the default exposition @coarse of fixture @dir
+ * against its --fine-buckets one @fine and the fixture's tee_hist: every
+ * coarse bucket is a fine one with the same cumulative count, +Inf is
+ * _count, and INVOKE's counts are the sums of tee_hist's "all" column
+ * below each edge (read here, not by the formatter)
+ */
+static void check_rebucketed(const char *dir, const char *coarse, const char *fine_out)
+{
+	char series[512], count[512], le[48], *tee_hist = read_fixture(dir, "tee_hist");
+	int buckets = 0, same = 0, infs = 0, counts = 0, edges = 0, raw_same = 0;
+	unsigned long long edge, low, raw;
+	const char *line, *sp, *row;
+
+	for (line = coarse; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		sp = strchr(line, ' ');
+		if (line[0] == '#' || !sp || !strstr(line, "_bucket{") ||
+		    strstr(line, "_bucket{") > sp)
+			continue;
+		snprintf(series, sizeof(series), "%.*s", (int)(sp - line), line);
+		buckets++;
+		same += sample_value(fine_out, series) == strtoll(sp + 1, NULL, 10);
+		if (!strstr(series, "le=\"+Inf\""))
+			continue;
+		infs++;
+		counts += sample_value(coarse, count_series(count, sizeof(count), series)) ==
+			  strtoll(sp + 1, NULL, 10);
+	}
+	tap_ok(buckets > 0 && same == buckets,
+	       "%s: each of %d coarse buckets is a fine bucket with the same cumulative count (%d)",
+	       dir + strlen(TEST_DEBUGFS) + 1, buckets, same);
+	tap_ok(infs > 0 && counts == infs, "%s: +Inf is _count in each of %d histograms (%d)",
+	       dir + strlen(TEST_DEBUGFS) + 1, infs, counts);
+	for (edge = 1ULL << PROM_LE_FIRST_SHIFT; edge <= 1ULL << PROM_LE_LAST_SHIFT; edge <<= 1) {
+		raw = 0;
+		for (row = tee_hist; row && *row; row = strchr(row, '\n'), row = row ? row + 1 : NULL)
+			if (!strncmp(row, "INVOKE ", 7) && sscanf(row + 7, "%llu", &low) == 1 &&
+			    low < edge)
+				raw += last_field(row);
+		snprintf(series, sizeof(series),
+			 "teeprobe_tee_ioctl_duration_seconds_bucket{cmd=\"INVOKE\",le=\"%s\"}",
+			 prom_fmt_seconds(le, sizeof(le), edge));
+		edges++;
+		raw_same += sample_value(coarse, series) == (long long)raw;
+	}
+	tap_ok(raw_same == edges, "%s: INVOKE's %d coarse counts = tee_hist's all column summed below each edge (%d)",
+	       dir + strlen(TEST_DEBUGFS) + 1, edges, raw_same);
+	free(tee_hist);
+}
+
+/*
+ * most_buckets - the most _bucket samples of one histogram series in
+ * @text (a series' buckets are consecutive lines)
+ */
+static int most_buckets(const char *text)
+{
+	char key[512] = "", cur[512];
+	const char *line, *le;
+	int n = 0, most = 0;
+
+	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		le = strstr(line, "le=\"");
+		if (line[0] == '#' || !strstr(line, "_bucket{") || !le ||
+		    le > strchr(line, '\n'))
+			continue;
+		snprintf(cur, sizeof(cur), "%.*s", (int)(le - line), line);
+		n = strcmp(cur, key) ? 1 : n + 1;
+		strcpy(key, cur);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/*
+ * test_default - a fleet's default on both recorded runs: no per-CPU
+ * series, at most 20 buckets a histogram, re-bucketed exactly; --per-cpu
+ * brings back a series per CPU row of the files
+ */
+static void test_default(void)
+{
+	static const char *const dirs[] = { TEST_DEBUGFS "/6.1-hard-temp", TEST_DEBUGFS "/6.1-loglin" };
+	char *coarse, *fine_out, *cpus, *tee, *netrx;
+	size_t d;
+
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		struct snapshot s = { 0 };
+		const char *name = dirs[d] + strlen(TEST_DEBUGFS) + 1;
+		int cpu_rows;
+
+		snapshot_add_dir(&s, dirs[d]);
+		coarse = format(&s, NULL);
+		fine_out = format(&s, &fine);
+		cpus = format(&s, &per_cpu);
+		tap_ok(!strstr(coarse, "cpu=\""), "%s: the default has no cpu label", name);
+		tap_ok(most_buckets(coarse) == PROM_LE_BUCKETS && PROM_LE_BUCKETS <= 20,
+		       "%s: a histogram has %d buckets by default (at most 20)", name,
+		       most_buckets(coarse));
+		tap_ok(most_buckets(fine_out) > 20, "%s: --fine-buckets keeps the module's %d",
+		       name, most_buckets(fine_out));
+		check_rebucketed(dirs[d], coarse, fine_out);
+		/* the all rows, as the files give them */
+		tap_ok(sample_value(coarse, "teeprobe_tee_ioctls_total{cmd=\"INVOKE\"}") == 800,
+		       "%s: INVOKE calls of all CPUs (tee_stats' all row: 800)", name);
+		tee = read_fixture(dirs[d], "tee_stats");
+		netrx = read_fixture(dirs[d], "netrx_stats");
+		cpu_rows = 7 * (rows_of(tee, NULL) - rows_of(tee, "all")) +
+			   17 * (rows_of(netrx, NULL) - rows_of(netrx, "all"));
+		tap_ok(cpu_rows > 0 && count_of(cpus, "{cpu=\"") == cpu_rows,
+		       "%s: --per-cpu: a series per CPU row and column (%d, the files: %d)",
+		       name, count_of(cpus, "{cpu=\""), cpu_rows);
+		tap_ok(samples_of(cpus) - samples_of(coarse) ==
+		       cpu_rows - 7 * rows_of(tee, "all") - 17 * rows_of(netrx, "all"),
+		       "%s: --per-cpu: the CPUs' series instead of the all rows' (%d -> %d)",
+		       name, samples_of(coarse), samples_of(cpus));
+		free(tee);
+		free(netrx);
+		free(coarse);
+		free(fine_out);
+		free(cpus);
+		snapshot_free(&s);
+	}
+}
+
+/*
+ * widen - @text (a debugfs table) as on a host of @ncpus CPUs: each "all"
+ * row after a copy of itself for every CPU, the recorded CPU rows left
+ * out (the caller frees it)
+ */
+static char *widen(const char *text, int ncpus)
+{
+	char *out = NULL, *copy = strdup(text), *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int c;
+
+	if (!f || !copy)
+		abort();
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "all ", 4)) {
+			for (c = 0; c < ncpus; c++)
+				fprintf(f, "%d %s\n", c, line + 4);
+			fprintf(f, "%s\n", line);
+		} else if (line[0] == '#') {
+			fprintf(f, "%s\n", line);
+		}
+	}
+	fclose(f);
+	free(copy);
+	return out;
+}
+
+/*
+ * host_of - the recorded log-linear run as on a host of @ncpus CPUs, every
+ * CPU with calls of every TEE command (the most series --per-cpu writes)
+ */
+static void host_of(struct snapshot *s, int ncpus)
+{
+	static const char *const kept[] = {
+		"version", "generation", "pid_filter", "tee_hist", "tee_probes",
+		"tee_threads", "netrx_hist", "tcp_phases", "tcp_hist", "tcp_probes",
+	};
+	static const char *const widened[] = { "tee_stats", "netrx_stats", "tcp_stats" };
+	const char *dir = TEST_DEBUGFS "/6.1-loglin";
+	char *text, *wide;
+	size_t i;
+
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		text = read_fixture(dir, kept[i]);
+		fixture_add(s, kept[i], text);
+		free(text);
+	}
+	for (i = 0; i < sizeof(widened) / sizeof(widened[0]); i++) {
+		text = read_fixture(dir, widened[i]);
+		wide = widen(text, ncpus);
+		fixture_add(s, widened[i], wide);
+		free(wide);
+		free(text);
+	}
+}
+
+/*
+ * test_series_per_host - series = a + b * ncpus: by default b = 0 and a is
+ * the families' sum over the files' commands, ports, phases and probes;
+ * under 600 at 64 CPUs. With --per-cpu b = 17 + 7 K (NET_RX's 17 columns,
+ * the TEE's 7 for each of K commands).
+ */
+static void test_series_per_host(void)
+{
+	static const int ncpus[] = { 2, 64, 128 };
+	const char *dir = TEST_DEBUGFS "/6.1-loglin";
+	char *tee = read_fixture(dir, "tee_stats"), *tcp = read_fixture(dir, "tcp_stats");
+	char *phases = read_fixture(dir, "tcp_phases"), *tee_probes = read_fixture(dir, "tee_probes");
+	char *tcp_probes = read_fixture(dir, "tcp_probes");
+	int k = rows_of(tee, "all"), ports = rows_of(tcp, "all"), pairs = rows_of(phases, NULL);
+	int probes = rows_of(tee_probes, NULL) + rows_of(tcp_probes, NULL);
+	int hist = PROM_LE_BUCKETS + 2;	/* its buckets, _sum and _count */
+	/*
+	 * up, build, module, generation, pid filter; TEE untracked and
+	 * overflow; NET_RX's 17 counters and its 3 histograms; the TCP
+	 * table's 4 and phases lost; per command 7 counters and a histogram;
+	 * per port 15 counters; per (port, phase) a histogram and a maximum;
+	 * per probe 2
+	 */
+	int a = 5 + 2 + 17 + 3 * hist + 5 + k * (7 + hist) + 15 * ports +
+		pairs * (hist + 1) + 2 * probes;
+	int b = 17 + 7 * k;
+	size_t i;
+
+	tap_ok(k == 5 && ports == 1 && pairs == 7 && probes == 18,
+	       "the run: %d commands, %d port, %d phases, %d probes", k, ports, pairs, probes);
+	for (i = 0; i < sizeof(ncpus) / sizeof(ncpus[0]); i++) {
+		struct snapshot s = { 0 };
+		char *def, *cpus;
+
+		host_of(&s, ncpus[i]);
+		def = format(&s, NULL);
+		cpus = format(&s, &per_cpu);
+		tap_ok(samples_of(def) == a, "%d CPUs: %d series by default, a = %d, b = 0",
+		       ncpus[i], samples_of(def), a);
+		tap_ok(samples_of(cpus) == a - b + b * ncpus[i],
+		       "%d CPUs: %d series with --per-cpu, a - b + b * %d = %d (b = %d)",
+		       ncpus[i], samples_of(cpus), ncpus[i], a - b + b * ncpus[i], b);
+		if (ncpus[i] == 64)
+			tap_ok(samples_of(def) < 600, "64 CPUs: under 600 series by default (%d)",
+			       samples_of(def));
+		free(def);
+		free(cpus);
+		snapshot_free(&s);
+	}
+	free(tee);
+	free(tcp);
+	free(phases);
+	free(tee_probes);
+	free(tcp_probes);
+}
+
 int main(void)
 {
 	test_watch();
@@ -415,5 +820,9 @@ int main(void)
 	test_down();
 	test_edges();
 	test_loglin();
+	test_coarse_edges();
+	test_case_handshakes();
+	test_default();
+	test_series_per_host();
 	return tap_done();
 }
