@@ -3,10 +3,12 @@
 # prometheus.sh - "teeprobe stat --prometheus" on the build host, without
 # the module: its output for debugfs files recorded in a guest
 # (debugfs/6.1-hard-temp) checked by promtool (extracted from Debian's
-# prometheus package by scripts/promtool) and by promparse.py, the atomic
-# -o FILE, the repeating mode, and the module missing. promparse.py is
-# itself checked on broken expositions, so a parser that accepts anything
-# cannot pass.
+# prometheus package by scripts/promtool) and by promparse.py, by default
+# and with --per-cpu --fine-buckets; the default's series on the
+# log-linear run widened to 2, 64 and 128 CPUs (what
+# Documentation/teeprobe-stat.rst quotes); the atomic -o FILE, the
+# repeating mode, and the module missing. promparse.py is itself checked
+# on broken expositions, so a parser that accepts anything cannot pass.
 . "$(dirname "$0")/../integration/lib.sh"
 
 here=$top/tests/tools
@@ -23,11 +25,72 @@ check "its output passes promparse.py" "$promparse" \
 	--expect teeprobe_tcp_handshake_phase_seconds --expect teeprobe_netrx_runs_total \
 	"$tmp/rec.prom"
 
+"$TEEPROBE" stat --prometheus --per-cpu --fine-buckets --debugfs "$recorded" >"$tmp/all.prom"
+check_eq "stat --prometheus --per-cpu --fine-buckets exits 0" 0 $?
+check "its output passes promparse.py" "$promparse" \
+	--expect teeprobe_tee_ioctl_duration_seconds --expect teeprobe_netrx_runs_total \
+	"$tmp/all.prom"
+
+# --- a fleet's default: no cpu label, a handful of buckets --------------------
+# buckets FILE - the most le buckets of one histogram series in FILE
+buckets() { grep '_bucket{' "$1" | sed 's/le="[^"]*"}.*//' | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }'; }
+check_eq "the default has no cpu label" 0 "$(grep -c 'cpu="' "$tmp/rec.prom")"
+check_eq "... and 19 buckets a histogram (le 2^13 .. 2^30 ns, +Inf)" 19 "$(buckets "$tmp/rec.prom")"
+check_eq "... whose le are the powers of two from 8.192 us to 1.073741824 s" \
+	"0.000008192 1.073741824 +Inf" \
+	"$(grep -o 'le="[^"]*"' "$tmp/rec.prom" | sort -u -g -t'"' -k2 | sed 's/le="\(.*\)"/\1/' |
+	   awk '{ l[NR] = $0 } END { print l[1], l[NR - 1], l[NR] }')"
+check "--per-cpu brings the cpu label back: NET_RX runs of CPUs 0 and 1" \
+	grep -q '^teeprobe_netrx_runs_total{cpu="1"} ' "$tmp/all.prom"
+check_eq "... and the TEE's, per CPU and command, as tee_stats has them" \
+	"$(grep -c '^[0-9]' "$recorded/tee_stats")" \
+	"$(grep -c '^teeprobe_tee_ioctls_total{cpu=' "$tmp/all.prom")"
+check "--fine-buckets brings the module's buckets back (log2 here: 23 a histogram)" \
+	test "$(buckets "$tmp/all.prom")" = 23
+check_eq "the default's INVOKE le 2^22 ns = --fine-buckets' (exact: a fine bucket edge)" \
+	"$(grep 'duration_seconds_bucket{cmd="INVOKE",le="0.004194304"}' "$tmp/all.prom")" \
+	"$(grep 'duration_seconds_bucket{cmd="INVOKE",le="0.004194304"}' "$tmp/rec.prom")"
+
+# host DIR NCPUS - the log-linear run's files in DIR as on a host of NCPUS
+# CPUs: each stats file's "all" row copied for every CPU (so every CPU
+# uses every TEE command: the most series --per-cpu writes)
+host() {
+	mkdir -p "$1"
+	cp "$here/debugfs/6.1-loglin/"* "$1/"
+	for f in tee_stats netrx_stats tcp_stats; do
+		awk -v n="$2" '/^all / { for (c = 0; c < n; c++) { l = $0; sub(/^all/, c, l); print l } print; next }
+			/^#/' "$here/debugfs/6.1-loglin/$f" >"$1/$f"
+	done
+}
+# samples FILE - the samples of an exposition
+samples() { grep -c '^teeprobe_' "$1"; }
+for n in 2 64 128; do
+	host "$tmp/host$n" $n
+	"$TEEPROBE" stat --prometheus --debugfs "$tmp/host$n" >"$tmp/host$n.prom"
+	"$TEEPROBE" stat --prometheus --per-cpu --debugfs "$tmp/host$n" >"$tmp/host$n-cpu.prom"
+	"$TEEPROBE" stat --prometheus --per-cpu --fine-buckets --debugfs "$tmp/host$n" >"$tmp/host$n-all.prom"
+	echo "$n CPUs: $(samples "$tmp/host$n.prom") series by default, $(samples "$tmp/host$n-cpu.prom") with --per-cpu, $(samples "$tmp/host$n-all.prom") with --per-cpu --fine-buckets" | diag
+done
+check_eq "series by default: the same at 2, 64 and 128 CPUs (b = 0)" \
+	"$(samples "$tmp/host2.prom") $(samples "$tmp/host2.prom")" \
+	"$(samples "$tmp/host64.prom") $(samples "$tmp/host128.prom")"
+check "... under 600 at 64 CPUs" test "$(samples "$tmp/host64.prom")" -lt 600
+# b: NET_RX's 17 columns and the TEE's 7 for each command in use
+b=$((17 + 7 * $(grep -c '^all ' "$here/debugfs/6.1-loglin/tee_stats")))
+check_eq "series with --per-cpu: a + $b a CPU (NET_RX's 17, 7 for each TEE command)" \
+	"$(($(samples "$tmp/host2.prom") - b + 64 * b)) $(($(samples "$tmp/host2.prom") - b + 128 * b))" \
+	"$(samples "$tmp/host64-cpu.prom") $(samples "$tmp/host128-cpu.prom")"
+check "the widened host's expositions pass promparse.py" \
+	sh -c '"$1" "$2" && "$1" "$3"' sh "$promparse" "$tmp/host128.prom" "$tmp/host128-all.prom"
+
 if promtool=$("$top/scripts/promtool" 2>"$tmp/promtool.err"); then
 	"$promtool" check metrics <"$tmp/rec.prom" >"$tmp/lint.txt" 2>&1
 	rc=$?
 	check_eq "promtool check metrics: exit status 0" 0 $rc
 	check_eq "promtool check metrics: no lint problems" "" "$(cat "$tmp/lint.txt")"
+	"$promtool" check metrics <"$tmp/all.prom" >"$tmp/lint-all.txt" 2>&1
+	check_eq "promtool check metrics --per-cpu --fine-buckets: exit 0, no lint problems" \
+		"0 " "$? $(cat "$tmp/lint-all.txt")"
 	# promtool is no rubber stamp either: a counter without _total
 	printf '# HELP x_seconds x\n# TYPE x_seconds counter\nx_seconds 1\n' |
 		"$promtool" check metrics >"$tmp/lint-bad.txt" 2>&1
@@ -36,6 +99,7 @@ else
 	why=$(tail -n 1 "$tmp/promtool.err")
 	for name in "promtool check metrics: exit status 0" \
 		"promtool check metrics: no lint problems" \
+		"promtool check metrics --per-cpu --fine-buckets: exit 0, no lint problems" \
 		"promtool flags a counter not named _total"; do
 		skip "$name" "no promtool here (${why:-scripts/promtool failed}); promparse.py checks"
 	done
@@ -131,11 +195,17 @@ fi
 
 check_fails "-o without --prometheus is refused" "go with --prometheus" \
 	"$TEEPROBE" stat -o "$tmp/x.prom"
+check_fails "--per-cpu without --prometheus is refused" "go with --prometheus" \
+	"$TEEPROBE" stat --per-cpu -c 1
+check_fails "--fine-buckets without --prometheus is refused" "go with --prometheus" \
+	"$TEEPROBE" stat --fine-buckets -c 1
 check_fails "--json with --prometheus is refused" "not both" \
 	"$TEEPROBE" stat --json --prometheus
 check_fails "--prometheus -c 0 is refused" "positive count" \
 	"$TEEPROBE" stat --prometheus -c 0
-check "stat --help describes --prometheus" sh -c "'$TEEPROBE' stat --help | grep -q -- '--prometheus'"
+check "stat --help describes --prometheus, --per-cpu and --fine-buckets" sh -c \
+	"'$TEEPROBE' stat --help | grep -q -- '--prometheus ' && '$TEEPROBE' stat --help | grep -q -- '--per-cpu ' &&
+	 '$TEEPROBE' stat --help | grep -q -- '--fine-buckets '"
 
 # --- the fleet's examples: alert and recording rules, a Grafana dashboard --------------
 rules=$top/contrib/prometheus/teeprobe-rules.yml
@@ -172,4 +242,16 @@ used = set(re.findall(r"\bteeprobe[_:][a-z0-9_:]+", text))
 missing = sorted(u for u in used if u not in names and u not in records)
 assert len(used) >= 10 and not missing, (len(used), missing)
 ' "$tmp/rec.prom" "$rules" "$dashboard" "$top/tools/prometheus.c"
+# ... and only labels the default writes: no cpu (--per-cpu's), and an
+# "le" only among the default's buckets
+check "the rules and the dashboard need no --per-cpu or --fine-buckets" /usr/bin/python3 -c '
+import json, re, sys
+les = set(re.findall(r"le=\"([^\"]+)\"", open(sys.argv[1]).read()))
+rules = open(sys.argv[2]).read()
+dash = json.load(open(sys.argv[3]))
+text = rules + "\n".join(t["expr"] for p in dash["panels"] for t in p["targets"])
+assert not re.search(r"\bcpu\b", text), "a cpu label: " + ", ".join(re.findall(r".{0,30}\bcpu\b.{0,10}", text))
+used = set(re.findall(r"le\s*=~?\s*\"([^\"]+)\"", text))
+assert used <= les, sorted(used - les)
+' "$tmp/rec.prom" "$rules" "$dashboard"
 done_testing
