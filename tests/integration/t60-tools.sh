@@ -4,7 +4,8 @@
 # against the module's counters and the lab's own, trace-cmd reading the
 # same file, the session's settings restored, Ctrl-C leaving no tracefs
 # instance behind, and damaged files refused cleanly; stat --prometheus's
-# totals against the lab's and /proc/softirqs.
+# totals against the lab's and /proc/softirqs, by default (summed over the
+# CPUs) and with --per-cpu.
 . "$(dirname "$0")/lib.sh"
 . "$top/lab/lab.sh"
 
@@ -34,9 +35,9 @@ instances_left() { ls $TRACEFS/instances | grep -c '^teeprobe-record-'; }
 netrx_runs() { awk '$1 == "all" { print $3 }' $DEBUGFS/netrx_stats; }
 # softirqs_net_rx - NET_RX runs of all CPUs since boot, by the kernel
 softirqs_net_rx() { awk '$1 == "NET_RX:" { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs; }
-# prom_sum REGEX - the sum of the samples in $out/teeprobe.prom whose name
-# and labels match REGEX
-prom_sum() { awk -v re="$1" '$1 ~ re { s += $2 } END { printf "%.0f\n", s }' $out/teeprobe.prom; }
+# prom_sum REGEX [FILE] - the sum of the samples in FILE (default
+# $out/teeprobe.prom) whose name and labels match REGEX
+prom_sum() { awk -v re="$1" '$1 ~ re { s += $2 } END { printf "%.0f\n", s }' "${2:-$out/teeprobe.prom}"; }
 
 [ -d /sys/module/teeprobe ] && rmmod teeprobe
 check_fails "record without the module says so" "module is not loaded" \
@@ -74,20 +75,33 @@ check "record said where the file is" grep -q "teeprobe report -i $out/run.dat" 
 # Nothing but the lab run above used the TEE or port $LAB_PORT since then.
 rx_before=$(softirqs_net_rx)
 check "stat --prometheus -o writes its file" "$TEEPROBE" stat --prometheus -o $out/teeprobe.prom
+check "stat --prometheus --per-cpu -o writes its file" \
+	"$TEEPROBE" stat --prometheus --per-cpu -o $out/teeprobe-cpu.prom
 rx_after=$(softirqs_net_rx)
 [ -d "$TP_OUT" ] && cp $out/teeprobe.prom "$TP_OUT/"
 check "the file passes promparse.py" python3 "$top/tests/tools/promparse.py" \
 	--expect teeprobe_tee_ioctl_duration_seconds --expect teeprobe_netrx_raise_to_entry_seconds \
 	--expect teeprobe_tcp_handshake_phase_seconds $out/teeprobe.prom
 check "it says teeprobe_up 1" grep -qx "teeprobe_up 1" $out/teeprobe.prom
+check "the --per-cpu file passes promparse.py" python3 "$top/tests/tools/promparse.py" \
+	--expect teeprobe_tee_ioctls_total $out/teeprobe-cpu.prom
+check_eq "by default no series has a cpu label" 0 "$(grep -c 'cpu="' $out/teeprobe.prom)"
+check_eq "... and a histogram has 19 buckets (le 2^13 .. 2^30 ns, +Inf)" 19 \
+	"$(grep -c '^teeprobe_tee_ioctl_duration_seconds_bucket[{]cmd="INVOKE",' $out/teeprobe.prom)"
 check_eq "TEE INVOKE calls of all CPUs = teesim's invokes" "$(kv $out/teesim.txt invoke)" \
-	"$(prom_sum '^teeprobe_tee_ioctls_total[{]cpu="[0-9]+",cmd="INVOKE"[}]$')"
+	"$(prom_sum '^teeprobe_tee_ioctls_total[{]cmd="INVOKE"[}]$')"
+check_eq "... and with --per-cpu, summed over the cpu label" "$(kv $out/teesim.txt invoke)" \
+	"$(prom_sum '^teeprobe_tee_ioctls_total[{]cpu="[0-9]+",cmd="INVOKE"[}]$' $out/teeprobe-cpu.prom)"
 check_eq "the INVOKE histogram's count = the same calls" "$(kv $out/teesim.txt invoke)" \
 	"$(prom_sum '^teeprobe_tee_ioctl_duration_seconds_count[{]cmd="INVOKE"[}]$')"
 check_eq "TCP accepted on port $LAB_PORT = hsbench's connections" "$conns" \
 	"$(prom_sum "^teeprobe_tcp_accepted_total[{]port=\"$LAB_PORT\"[}]\$")"
-prom_runs=$(prom_sum '^teeprobe_netrx_runs_total[{]cpu="[0-9]+"[}]$')
+prom_runs=$(prom_sum '^teeprobe_netrx_runs_total$')
 check "NET_RX runs of all CPUs ($prom_runs) = /proc/softirqs NET_RX since insmod" \
+	awk -v p="$prom_runs" -v lo="$((rx_before - rx_after_insmod))" \
+	-v hi="$((rx_after - rx_before_insmod))" 'BEGIN { exit !(p > 0 && p >= lo - 2 && p <= hi + 2) }'
+prom_runs=$(prom_sum '^teeprobe_netrx_runs_total[{]cpu="[0-9]+"[}]$' $out/teeprobe-cpu.prom)
+check "... and with --per-cpu, summed over the cpu label ($prom_runs)" \
 	awk -v p="$prom_runs" -v lo="$((rx_before - rx_after_insmod))" \
 	-v hi="$((rx_after - rx_before_insmod))" 'BEGIN { exit !(p > 0 && p >= lo - 2 && p <= hi + 2) }'
 
