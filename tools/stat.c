@@ -55,11 +55,11 @@ static void stat_usage(FILE *out)
 		"                      (FILE.tmp.PID, then rename), for\n"
 		"                      node_exporter's textfile collector\n"
 		"      --per-cpu       with --prometheus: the NET_RX and TEE\n"
-		"                      counters by CPU too (a cpu label; default:\n"
-		"                      summed over the CPUs)\n"
+		"                      counters of each CPU (a cpu label) instead\n"
+		"                      of summed over the CPUs\n"
 		"      --fine-buckets  with --prometheus: histograms in the module's\n"
-		"                      170 buckets (default: 19, le a power of two\n"
-		"                      from 8.192 us to 1.07 s)\n"
+		"                      own buckets (170) instead of 19 (le a power\n"
+		"                      of two from 8.192 us to 1.07 s)\n"
 		"      --debugfs DIR   with --prometheus: read a saved copy of\n"
 		"                      /sys/kernel/debug/teeprobe instead\n\n"
 		"Prints, per interval: %%system and %%softirq of all CPUs, NET_RX\n"
@@ -191,13 +191,14 @@ static void prom_take(struct snapshot *s, const char *saved_dir)
 }
 
 /*
- * prom_main - one exposition, or one every @interval seconds when
- * @repeat (@count times, 0: until Ctrl-C or SIGTERM). Without the module
- * the exposition says teeprobe_up 0 (the counters go stale in Prometheus
- * instead of staying at their last values) and a message says why; a
- * repeating run goes on, for the module may be loaded again. Returns the
- * exit status: 1 when the last exposition had no module or a write
- * failed (which stops a repeating run).
+ * prom_main - one exposition (with what @opts adds to the default), or
+ * one every @interval seconds when @repeat (@count times, 0: until
+ * Ctrl-C or SIGTERM). Without the module the exposition says teeprobe_up
+ * 0 (the counters go stale in Prometheus instead of staying at their last
+ * values) and a message says why; a repeating run goes on, for the module
+ * may be loaded again. Returns the exit status: 1 when the last
+ * exposition had no module or a write failed (which stops a repeating
+ * run).
  */
 static int prom_main(const char *output, const char *saved_dir,
 		     const struct prom_opts *opts, double interval, long count,
