@@ -28,12 +28,33 @@
 
 static struct dentry *teeprobe_dir;
 
-/* create - file @id of the directory, read and written through @fops */
-static void create(unsigned int id, void *data,
-		   const struct file_operations *fops)
+/*
+ * teeprobe_debugfs_file - make file @name in @dir, or say why not. A
+ * missing file would leave an operator's tool to guess: the load fails
+ * instead.
+ */
+int teeprobe_debugfs_file(const char *name, umode_t mode, struct dentry *dir,
+			  void *data, const struct file_operations *fops)
 {
-	debugfs_create_file(teeprobe_file_name(id), teeprobe_file_mode(id),
-			    teeprobe_dir, data, fops);
+	struct dentry *d;
+
+	d = teeprobe_should_fail(name) ? ERR_PTR(-ENOMEM) :
+	    debugfs_create_file(name, mode, dir, data, fops);
+	if (IS_ERR(d)) {
+		pr_err("cannot create debugfs file %s: error %ld\n", name,
+		       PTR_ERR(d));
+		return PTR_ERR(d);
+	}
+	return 0;
+}
+
+/* create - file @id of the directory, read and written through @fops */
+static int create(unsigned int id, void *data,
+		  const struct file_operations *fops)
+{
+	return teeprobe_debugfs_file(teeprobe_file_name(id),
+				     teeprobe_file_mode(id), teeprobe_dir,
+				     data, fops);
 }
 
 /* version_show - one line: "teeprobe VERSION kernel RELEASE" */
@@ -174,24 +195,34 @@ static const struct file_operations reset_fops = {
  */
 int teeprobe_debugfs_init(void)
 {
-	teeprobe_dir = debugfs_create_dir("teeprobe", NULL);
+	int ret;
+
+	teeprobe_dir = teeprobe_should_fail("debugfs directory") ?
+		       ERR_PTR(-ENOMEM) : debugfs_create_dir("teeprobe", NULL);
 	if (IS_ERR(teeprobe_dir)) {
-		pr_err("cannot create debugfs directory: %ld\n",
-		       PTR_ERR(teeprobe_dir));
-		return PTR_ERR(teeprobe_dir);
+		ret = PTR_ERR(teeprobe_dir);
+		teeprobe_dir = NULL;
+		pr_err("cannot create debugfs directory teeprobe: error %d\n",
+		       ret);
+		return ret;
 	}
-	create(TEEPROBE_FILE_VERSION, NULL, &version_fops);
-	create(TEEPROBE_FILE_GENERATION, NULL, &generation_fops);
-	create(TEEPROBE_FILE_RESET, NULL, &reset_fops);
-	create(TEEPROBE_FILE_PID_FILTER, NULL, &pid_filter_fops);
-	create(TEEPROBE_FILE_HOOKS, NULL, &hooks_fops);
-	create(TEEPROBE_FILE_MEMORY, NULL, &memory_fops);
-	teeprobe_parts_create_files(teeprobe_dir, &part_file_fops);
-	return 0;
+	ret = create(TEEPROBE_FILE_VERSION, NULL, &version_fops) ?:
+	      create(TEEPROBE_FILE_GENERATION, NULL, &generation_fops) ?:
+	      create(TEEPROBE_FILE_RESET, NULL, &reset_fops) ?:
+	      create(TEEPROBE_FILE_PID_FILTER, NULL, &pid_filter_fops) ?:
+	      create(TEEPROBE_FILE_HOOKS, NULL, &hooks_fops) ?:
+	      create(TEEPROBE_FILE_MEMORY, NULL, &memory_fops) ?:
+	      teeprobe_parts_create_files(teeprobe_dir, &part_file_fops);
+	if (ret) {
+		debugfs_remove_recursive(teeprobe_dir);
+		teeprobe_dir = NULL;
+	}
+	return ret;
 }
 
 /* teeprobe_debugfs_exit - remove everything teeprobe_debugfs_init made */
 void teeprobe_debugfs_exit(void)
 {
 	debugfs_remove_recursive(teeprobe_dir);
+	teeprobe_dir = NULL;
 }

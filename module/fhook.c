@@ -16,6 +16,8 @@
 #include "abi.h"
 #include "compat.h"
 #include "fhook.h"
+#include "kretprobe.h"
+#include "teeprobe.h"
 
 #if TEEPROBE_FHOOK_FTRACE
 
@@ -52,6 +54,7 @@ void teeprobe_fhook_attach(struct teeprobe_fhook *h)
 	strscpy(name, h->symbol, sizeof(name));
 	/* No match: the function does not exist here, or is not traceable. */
 	ret = ftrace_set_filter(&h->ops, name, strlen(name), 0) ? -ENOENT :
+	      teeprobe_should_fail(h->symbol) ? -ENOMEM :
 	      register_ftrace_function(&h->ops);
 	h->error = ret;
 	h->attached = !ret;
@@ -105,7 +108,8 @@ void teeprobe_fhook_attach(struct teeprobe_fhook *h)
 	h->kp.symbol_name = h->symbol;
 	h->kp.pre_handler = fhook_kprobe;
 	atomic_long_set(&h->missed, 0);
-	ret = register_kprobe(&h->kp);
+	ret = teeprobe_should_fail(h->symbol) ? -ENOMEM :
+	      register_kprobe(&h->kp);
 	h->error = ret;
 	h->attached = !ret;
 	if (ret)
@@ -116,6 +120,7 @@ void teeprobe_fhook_detach(struct teeprobe_fhook *h)
 {
 	if (!h->attached)
 		return;
+	teeprobe_kprobe_quiesce(&h->kp);
 	unregister_kprobe(&h->kp);
 	h->attached = false;
 }

@@ -90,7 +90,8 @@ int teeprobe_hooks_attach(const char *part, struct teeprobe_hook *hooks,
 			ret = -ENOENT;
 			break;
 		}
-		hooks[i].error = tracepoint_probe_register(hooks[i].tp,
+		hooks[i].error = teeprobe_should_fail(hooks[i].name) ? -ENOMEM :
+				 tracepoint_probe_register(hooks[i].tp,
 							   hooks[i].probe,
 							   hooks[i].data);
 		if (hooks[i].error) {

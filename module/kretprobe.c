@@ -13,12 +13,14 @@
 
 #include <linux/errno.h>
 #include <linux/kprobes.h>
+#include <linux/delay.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 
 #include "kretprobe.h"
+#include "teeprobe.h"
 
 static LIST_HEAD(sets);
 static DEFINE_MUTEX(kretprobes_lock);	/* sets, and every probe's state */
@@ -51,7 +53,8 @@ static int register_named(struct teeprobe_kretprobe *p)
 		p->rp.handler = p->ret;
 		p->rp.data_size = p->data_size;
 		p->rp.maxactive = p->maxactive;
-		ret = register_kretprobe(&p->rp);
+		ret = teeprobe_should_fail(p->name) ? -ENOMEM :
+		      register_kretprobe(&p->rp);
 	}
 	if (ret)
 		strscpy(p->name, p->symbol, sizeof(p->name));
@@ -88,11 +91,39 @@ static void attach_one(struct teeprobe_kretprobes *set,
 				    TEEPROBE_PROBE_FAILED;
 }
 
+/*
+ * teeprobe_kprobe_quiesce - disable @kp before it is unregistered. On a
+ * kprobe at an ftrace site disarming it updates ftrace's filter, which
+ * allocates; when that fails inside unregister_kprobe(), the kernel leaves
+ * the kprobe in its table (kernel/kprobes.c, __unregister_kprobe_top())
+ * while its owner frees it, and the next lookup reads freed memory (t87's
+ * fail-nth walk over rmmod found it). disable_kprobe() that fails leaves it
+ * armed and intact: it is tried again; once disabled, unregistering
+ * disarms nothing.
+ */
+void teeprobe_kprobe_quiesce(struct kprobe *kp)
+{
+	unsigned int tries;
+	int ret;
+
+	for (tries = 0; tries < 100; tries++) {
+		ret = disable_kprobe(kp);
+		if (ret != -ENOMEM)
+			break;
+		msleep(20);
+	}
+	if (ret)
+		pr_err("cannot disable the probe at %pS before unregistering it: error %d\n",
+		       kp->addr, ret);
+}
+
 /* detach_one - unregister @p if attached; calls in flight finish unaccounted */
 static void detach_one(struct teeprobe_kretprobe *p)
 {
-	if (p->state == TEEPROBE_PROBE_ATTACHED)
+	if (p->state == TEEPROBE_PROBE_ATTACHED) {
+		teeprobe_kprobe_quiesce(&p->rp.kp);
 		unregister_kretprobe(&p->rp);
+	}
 	p->state = TEEPROBE_PROBE_NOT_FOUND;
 	p->error = -ENOENT;
 }

@@ -63,6 +63,7 @@ struct teeprobe_kretprobe_status {
 	unsigned long nmissed;
 };
 
+void teeprobe_kprobe_quiesce(struct kprobe *kp);
 int teeprobe_kretprobes_init(void);
 void teeprobe_kretprobes_exit(void);
 void teeprobe_kretprobes_prepare(struct teeprobe_kretprobes *set,

@@ -26,16 +26,18 @@ u64 teeprobe_load_id;
 
 /* The parts, in the order they come up; each goes down after those after it */
 static const struct {
+	const char *name;
 	int (*init)(void);
 	void (*exit)(void);
 } parts[] = {
-	{ teeprobe_window_init, teeprobe_window_exit },
-	{ teeprobe_kretprobes_init, teeprobe_kretprobes_exit },
-	{ teeprobe_tee_init, teeprobe_tee_exit },
-	{ teeprobe_netrx_init, teeprobe_netrx_exit },
-	{ teeprobe_acceptors_init, teeprobe_acceptors_exit },
-	{ teeprobe_tcp_init, teeprobe_tcp_exit },
-	{ teeprobe_debugfs_init, teeprobe_debugfs_exit },
+	{ "fault", teeprobe_fault_init, teeprobe_fault_exit },
+	{ "window", teeprobe_window_init, teeprobe_window_exit },
+	{ "kretprobes", teeprobe_kretprobes_init, teeprobe_kretprobes_exit },
+	{ "tee", teeprobe_tee_init, teeprobe_tee_exit },
+	{ "netrx", teeprobe_netrx_init, teeprobe_netrx_exit },
+	{ "acceptors", teeprobe_acceptors_init, teeprobe_acceptors_exit },
+	{ "tcp", teeprobe_tcp_init, teeprobe_tcp_exit },
+	{ "debugfs", teeprobe_debugfs_init, teeprobe_debugfs_exit },
 };
 
 /* parts_exit - take the first @n parts down, the last first */
@@ -56,6 +58,8 @@ static int __init teeprobe_init(void)
 		ret = parts[i].init();
 		if (ret) {
 			parts_exit(i);
+			pr_err("not loaded: its %s part failed (error %d); what came up before it is undone\n",
+			       parts[i].name, ret);
 			return ret;
 		}
 	}

@@ -519,8 +519,11 @@ int teeprobe_netrx_init(void)
 
 	netrx_cpu = teeprobe_alloc_percpu(sizeof(struct teeprobe_netrx_cpu),
 					  __alignof__(struct teeprobe_netrx_cpu));
-	if (!netrx_cpu)
+	if (!netrx_cpu) {
+		pr_err("netrx: cannot allocate its per-CPU state (%zu bytes a CPU)\n",
+		       sizeof(struct teeprobe_netrx_cpu));
 		return -ENOMEM;
+	}
 	ret = teeprobe_hooks_attach("netrx", netrx_hooks,
 				    ARRAY_SIZE(netrx_hooks));
 	if (ret) {

@@ -27,6 +27,8 @@ void __percpu *teeprobe_alloc_percpu(size_t size, size_t align)
 
 	if (WARN_ON_ONCE(size > PCPU_MIN_UNIT_SIZE))
 		return NULL;
+	if (teeprobe_should_fail("alloc_percpu"))
+		return NULL;
 	p = __alloc_percpu(size, align);
 	if (p)
 		atomic_long_add(size, &percpu_bytes);

@@ -169,10 +169,13 @@ void teeprobe_tcp_account(u64 now, unsigned int slot,
 	st->port[slot][counter]++;
 	st->win.count[counter]++;
 	if (phases) {
-		if (blk)
+		if (blk) {
 			port = this_cpu_ptr(blk);
-		else
+		} else {
+			/* its block could not be allocated: counted, and asked again */
 			st->phases_lost++;
+			irq_work_queue(&tcp_grow_irq);
+		}
 	}
 	for_each_set_bit(i, &phases, TEEPROBE_TCP_PHASES) {
 		if (port)
@@ -312,7 +315,7 @@ static void tcp_grow_fn(struct work_struct *work)
 			continue;
 		blk = teeprobe_alloc_percpu(sizeof(*blk), __alignof__(*blk));
 		if (!blk)
-			break;	/* the probes count phases_lost */
+			break;	/* the probes count phases_lost, and ask again */
 		/* zeroed memory, then the pointer the probes read */
 		smp_store_release(&teeprobe_tcp_port_phases[slot], blk);
 	}
@@ -347,16 +350,20 @@ int teeprobe_tcp_state_alloc(void)
 	 */
 	tcp_buckets = vcalloc(nr_buckets, sizeof(*tcp_buckets));
 	if (!tcp_buckets)
-		return -ENOMEM;
+		return -ENOMEM;	/* vmalloc said it, with its stack */
 	teeprobe_tcp_table_init(&teeprobe_tcp_handshakes, tcp_buckets, nr_buckets,
 				(u64)teeprobe_tcp_timeout_s * NSEC_PER_SEC);
 	teeprobe_tcp_percpu = teeprobe_alloc_percpu(sizeof(struct teeprobe_tcp_cpu),
 						    __alignof__(struct teeprobe_tcp_cpu));
-	if (!teeprobe_tcp_percpu)
+	if (!teeprobe_tcp_percpu) {
+		pr_err("tcp: cannot allocate its per-CPU state\n");
 		return -ENOMEM;
+	}
 	tcp_grow_fn(NULL);	/* the first slots' blocks */
-	if (!teeprobe_tcp_port_phases[1])
+	if (!teeprobe_tcp_port_phases[1]) {
+		pr_err("tcp: cannot allocate the first ports' per-CPU phase blocks\n");
 		return -ENOMEM;
+	}
 	tcp_last_expire_ns = teeprobe_now_ns();
 	return 0;
 }

@@ -330,8 +330,11 @@ static int probes_prepare(void)
 
 		p->stats = teeprobe_alloc_percpu(sizeof(struct teeprobe_step_stats),
 						 __alignof__(struct teeprobe_step_stats));
-		if (!p->stats)
+		if (!p->stats) {
+			pr_err("tee: cannot allocate %s's per-CPU counters\n",
+			       p->symbol);
 			return -ENOMEM;
+		}
 		p->kp.symbol = p->symbol;
 		p->kp.data_size = sizeof(struct teeprobe_instance);
 		p->kp.maxactive = effective_maxactive();

@@ -497,7 +497,12 @@ int teeprobe_tee_calls_alloc(unsigned int size)
 	/* vmalloc: whole pages, where kmalloc would round up to a power of 2 */
 	call_pool = vcalloc(call_pool_size, sizeof(*call_pool));
 	call_used = bitmap_zalloc(call_pool_size, GFP_KERNEL);
-	return call_pool && call_used ? 0 : -ENOMEM;
+	if (!call_pool || !call_used) {
+		pr_err("tee: cannot allocate the table of calls in flight (%u calls)\n",
+		       call_pool_size);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* teeprobe_tee_calls_free - free the table, once no handler runs */

@@ -367,15 +367,20 @@ int teeprobe_tee_stats_alloc(const char *preset)
 
 	stats_preset = preset;
 	tee_untracked = teeprobe_alloc_percpu(sizeof(u64), __alignof__(u64));
-	if (!tee_untracked)
+	if (!tee_untracked) {
+		pr_err("tee: cannot allocate the per-CPU count of untracked calls\n");
 		return -ENOMEM;
+	}
 	for (i = 0; i < TEEPROBE_TEE_CMDS; i++) {
 		if (!cmd_kept(i))
 			continue;
 		cmd_stats[i] = teeprobe_alloc_percpu(sizeof(struct teeprobe_cmd_stats),
 						     __alignof__(struct teeprobe_cmd_stats));
-		if (!cmd_stats[i])
+		if (!cmd_stats[i]) {
+			pr_err("tee: cannot allocate the per-CPU counters of %s\n",
+			       teeprobe_tee_cmd_name(i));
 			return -ENOMEM;
+		}
 	}
 	return 0;
 }

@@ -98,7 +98,7 @@ void teeprobe_window_exit(void);
 void teeprobe_part_register(struct teeprobe_part *part);
 void teeprobe_part_unregister(struct teeprobe_part *part);
 struct dentry;
-void teeprobe_parts_create_files(struct dentry *dir,
+int teeprobe_parts_create_files(struct dentry *dir,
 				 const struct file_operations *fops);
 void teeprobe_parts_show_notes(struct seq_file *m, enum teeprobe_file_id id);
 void teeprobe_reset_all(void);
@@ -174,5 +174,32 @@ void teeprobe_acceptor_mark(struct task_struct *task);
 /* debugfs.c: the directory and its files, made last */
 int teeprobe_debugfs_init(void);
 void teeprobe_debugfs_exit(void);
+int teeprobe_debugfs_file(const char *name, umode_t mode, struct dentry *dir,
+			  void *data, const struct file_operations *fops);
+
+/*
+ * fault.c: teeprobe's own fault injection points (the percpu allocator
+ * and registrations, which the kernel's failslab does not reach), with
+ * CONFIG_FAULT_INJECTION only
+ */
+#ifdef CONFIG_FAULT_INJECTION
+bool teeprobe_should_fail(const char *what);
+int teeprobe_fault_init(void);
+void teeprobe_fault_exit(void);
+#else
+static inline bool teeprobe_should_fail(const char *what)
+{
+	return false;
+}
+
+static inline int teeprobe_fault_init(void)
+{
+	return 0;
+}
+
+static inline void teeprobe_fault_exit(void)
+{
+}
+#endif
 
 #endif /* TEEPROBE_H */

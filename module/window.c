@@ -180,20 +180,23 @@ void teeprobe_part_unregister(struct teeprobe_part *part)
 
 /*
  * teeprobe_parts_create_files - every registered part's files in @dir,
- * each read through @fops with its struct teeprobe_file as i_private
+ * each read through @fops with its struct teeprobe_file as i_private; the
+ * first error, when one cannot be made
  */
-void teeprobe_parts_create_files(struct dentry *dir,
-				 const struct file_operations *fops)
+int teeprobe_parts_create_files(struct dentry *dir,
+				const struct file_operations *fops)
 {
 	struct teeprobe_part *part;
 	unsigned int i;
+	int ret = 0;
 
 	mutex_lock(&parts_lock);
 	list_for_each_entry(part, &parts, node)
-		for (i = 0; i < part->nr_files; i++)
-			debugfs_create_file(teeprobe_file_name(part->files[i].id),
-					    0400, dir, &part->files[i], fops);
+		for (i = 0; i < part->nr_files && !ret; i++)
+			ret = teeprobe_debugfs_file(teeprobe_file_name(part->files[i].id),
+						    0400, dir, &part->files[i], fops);
 	mutex_unlock(&parts_lock);
+	return ret;
 }
 
 /*

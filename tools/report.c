@@ -514,6 +514,10 @@ static void compute_session(struct report *out, const struct report_events *r)
 	if (ts.ok && modstats_kv_u64(ts.t[0], "untracked", &u[0]) &&
 	    modstats_kv_u64(ts.t[1], "untracked", &u[1]))
 		out->tee_untracked = (double)u[1] - (double)u[0];
+	tables_load(&ts, &r->snap[0], &r->snap[1], "tcp_phases");
+	if (ts.ok && modstats_kv_u64(ts.t[0], "phases_lost", &u[0]) &&
+	    modstats_kv_u64(ts.t[1], "phases_lost", &u[1]))
+		out->tcp_phases_lost = (double)u[1] - (double)u[0];
 }
 
 /* report_capture_of - the "capture" lines of @r's start snapshot, parsed */

@@ -129,6 +129,8 @@ struct report {
 	int nr_kinds;
 	unsigned long long other_events, missed_events;
 	double ring_losses, tee_missed, tee_untracked, tcp_missed;
+	/* handshakes' phases no histogram took (a port's block not allocated) */
+	double tcp_phases_lost;
 	const char *counters_note;	/* why the counters do not subtract */
 	/* a capture of teeprobe watch: its start snapshot's "capture" lines */
 	const char *capture;

@@ -82,6 +82,7 @@ static void json_session(struct json_object *j, const struct report *r,
 	jset_num(x, "tee_kretprobe_missed", r->tee_missed, 0);
 	jset_num(x, "tee_untracked", r->tee_untracked, 0);
 	jset_num(x, "tcp_probe_missed", r->tcp_missed, 0);
+	jset_num(x, "tcp_phases_lost", r->tcp_phases_lost, 0);
 	jset(j, "lost", x);
 	if (r->capture) {
 		struct report_capture c;

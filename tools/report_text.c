@@ -60,9 +60,9 @@ static void text_session(const struct report *r, const struct report_opts *o)
 	free(line);
 	/* one line to the kretprobes' losses: scripts read it up to there */
 	printf("  lost: %.0f in the ring buffer, %llu missed while reading, %.0f TEE calls the kretprobes missed,\n"
-	       "        %.0f untracked, %.0f TCP probe hits missed\n",
+	       "        %.0f untracked, %.0f TCP probe hits missed, %.0f handshakes' phases without a histogram\n",
 	       r->ring_losses, r->missed_events, r->tee_missed,
-	       r->tee_untracked, r->tcp_missed);
+	       r->tee_untracked, r->tcp_missed, r->tcp_phases_lost);
 	if (r->capture)
 		text_capture(r);
 	if (r->counters_note)
