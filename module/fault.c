@@ -8,8 +8,11 @@
  * and page teeprobe takes, but not alloc_percpu (the percpu allocator has
  * no hook) nor a registration that fails for a reason of its own (a
  * kretprobe on a function kprobes refuse, a tracepoint that cannot take
- * another probe). teeprobe_should_fail() is called at each of those: a
- * fault attribute of the kernel's kind, so that
+ * another probe), and not teeprobe's alone: a read's buffer failing at
+ * random fails the filesystem it is read from too (9p's client, in the
+ * guests, leaves its channel broken). teeprobe_should_fail() is called at
+ * each of those, and at the buffers its files' reads allocate: a fault
+ * attribute of the kernel's kind, so that
  *  - a task's /proc/<pid>/fail-nth counts teeprobe's points with the
  *    kernel's own, in one order (tests/integration/t87-faults.sh walks N
  *    over a load, a late attach and an unload);

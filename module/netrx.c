@@ -457,7 +457,8 @@ static void netrx_show_stats(struct seq_file *m)
 	int cpu;
 
 	/* [0]: one CPU's delays (a copy: they change meanwhile); [1]: sums */
-	d = kcalloc(2, sizeof(*d), GFP_KERNEL);
+	d = teeprobe_should_fail("netrx_stats") ? NULL :
+	    kcalloc(2, sizeof(*d), GFP_KERNEL);
 	if (!d) {
 		teeprobe_seq_enomem(m);
 		return;

@@ -68,7 +68,8 @@ static struct teeprobe_tcp_counts *tcp_sums(struct seq_file *m, bool per_cpu)
 	unsigned int slot, i;
 	int cpu;
 
-	sum = kvcalloc(TEEPROBE_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
+	sum = teeprobe_should_fail("tcp_sums") ? NULL :
+	      kvcalloc(TEEPROBE_TCP_PORTS, sizeof(*sum), GFP_KERNEL);
 	if (!sum) {
 		seq_puts(m, "# error ENOMEM\n");
 		return NULL;
