@@ -638,6 +638,23 @@ static void write_watch(struct prom *p, const struct snapshot *s)
 	}
 }
 
+/*
+ * prom_unshown - the first of @s's files that says "# error" (the module
+ * could not show it, or it could not be read), or NULL
+ */
+const char *prom_unshown(const struct snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++) {
+		const char *t = s->src[i].text;
+
+		if (t && (!strncmp(t, "# error ", 8) || strstr(t, "\n# error ")))
+			return s->src[i].name;
+	}
+	return NULL;
+}
+
 /* prom_up - were the module's files read (its version file is there)? */
 bool prom_up(const struct snapshot *s)
 {

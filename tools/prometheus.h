@@ -44,6 +44,7 @@ struct prom_opts {
 };
 
 bool prom_up(const struct snapshot *s);
+const char *prom_unshown(const struct snapshot *s);
 bool prom_le_is_coarse(unsigned long long ns);
 void prom_write(FILE *out, const struct snapshot *s, const char *tool_version,
 		const struct prom_opts *opts);

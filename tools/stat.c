@@ -205,7 +205,8 @@ static int prom_main(const char *output, const char *saved_dir,
 		     bool repeat)
 {
 	struct timespec next, now;
-	int up, last_up = -1;
+	int up, last_up = -1, last_unshown = 0;
+	const char *unshown;
 	long n;
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
@@ -233,6 +234,20 @@ static int prom_main(const char *output, const char *saved_dir,
 		}
 		prom_take(&s, saved_dir);
 		up = prom_up(&s);
+		/*
+		 * A file the module could not show (out of memory) would drop
+		 * its series from this exposition alone: none is written, the
+		 * last one stays, and a repeating run tries again.
+		 */
+		unshown = up ? prom_unshown(&s) : NULL;
+		if (unshown) {
+			err_msg("stat: the module could not show %s: no exposition written\n",
+				unshown);
+			snapshot_free(&s);
+			last_unshown = 1;
+			continue;
+		}
+		last_unshown = 0;
 		if (!up && last_up != 0)
 			err_msg("stat: %s: teeprobe_up 0\n",
 				prom_down_reason(saved_dir));
@@ -244,7 +259,7 @@ static int prom_main(const char *output, const char *saved_dir,
 			return 1;
 		last_up = up;
 	}
-	return last_up == 0;
+	return last_up == 0 || last_unshown;
 }
 
 /* stat_main - entry point of teeprobe stat */

@@ -254,4 +254,13 @@ assert not re.search(r"\bcpu\b", text), "a cpu label: " + ", ".join(re.findall(r
 used = set(re.findall(r"le\s*=~?\s*\"([^\"]+)\"", text))
 assert used <= les, sorted(used - les)
 ' "$tmp/rec.prom" "$rules" "$dashboard"
+# A file the module could not show ("# error ENOMEM", as under t87's
+# faults): no exposition with its series missing; the last one stays
+rm -rf "$tmp/unshown" && cp -rL "$top/tests/tools/debugfs/6.1-loglin" "$tmp/unshown"
+printf '# error ENOMEM\n' >"$tmp/unshown/tcp_phases"
+echo keep >"$tmp/unshown.prom"
+"$TEEPROBE" stat --prometheus --debugfs "$tmp/unshown" -o "$tmp/unshown.prom" 2>"$tmp/unshown.err"
+check_eq "a file the module could not show: stat --prometheus exits 1" 1 $?
+check "... naming it" grep -q "could not show tcp_phases: no exposition written" "$tmp/unshown.err"
+check_eq "... and leaves the last exposition as it was" keep "$(cat "$tmp/unshown.prom")"
 done_testing

@@ -85,7 +85,19 @@ static void add_file(struct snapshot *s, const char *source, const char *path,
 
 	text = read_text_file(path, 1 << 20, &err);
 	if (!text) {
+		char line[64];
+
 		debug_msg("snapshot: %s: %s\n", path, strerror(err));
+		/*
+		 * A file there that could not be read (ENOMEM from the
+		 * module's read, say) says so as the module's own error line
+		 * does: its readers refuse it rather than take it as absent.
+		 */
+		if (err && err != ENOENT) {
+			snprintf(line, sizeof(line), "# error %s",
+				 strerrorname_np(err) ?: "EIO");
+			snapshot_add_line(s, source, line);
+		}
 		return;
 	}
 	for (line = strtok_r(text, "\n", &save); line;
