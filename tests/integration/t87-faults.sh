@@ -66,14 +66,16 @@ insmod "$ko" maxactive=1 && files0=$(ls "$DEBUGFS" | wc -l) &&
 	states0=$(awk '!/^#/ { print $1, $3 }' "$DEBUGFS/tee_probes") && rmmod teeprobe
 
 # --- the walks ------------------------------------------------------------------
-# A kretprobe's instances are allocated one by one (256 each for TCP's):
-# thousands of N whose fault falls at the same site and takes the same
-# error path. The walk steps over them: while the fault's site (its call
-# stack's functions) stays the same the step doubles; when it changes after
-# a step over more than one N, the walk goes back to just after the last N
-# of the old site and goes on from there one N at a time. Every change of
-# site is found where it happens (the largest N too: the walk ends only on
-# the N after the last that injected). TP_FAULTS_RUNS bounds the runs.
+# A kretprobe's instances are allocated one by one (256 each for TCP's),
+# the loader allocates alike for each trace event's fields: thousands of N
+# whose fault falls at a site already taken, down the same error path. The
+# walk steps over them: while the fault's site (its call stack's
+# functions) is one it has seen the step doubles; when a new one comes
+# after a step over more than one N, the walk goes back to just after the
+# N before it and goes on from there one N at a time. The largest N is
+# found exactly (the walk ends only on the N after the last that
+# injected); a new site is found where it begins, unless it lies wholly
+# inside a stretch stepped over. TP_FAULTS_RUNS bounds the runs.
 runs_max=${TP_FAULTS_RUNS:-3}
 # TP_FAULTS_STEP=S fails every S-th of teeprobe's points at load (default 5,
 # make check's: every kind of point at least once; 1: each, make stress)
@@ -183,6 +185,7 @@ walk() {
 
 	: >"$res/$kind"
 	: >"$res/$kind.sites"
+	: >"$res/$kind.seen"
 	while [ "$runs_max" = 0 ] || [ $runs -lt "$runs_max" ]; do
 		runs=$((runs + 1))
 		attempt "$kind" $n || return 1
@@ -194,7 +197,8 @@ walk() {
 		fi
 		# a fault of an allocation that asked for no warning is not dumped:
 		# its site unknown, taken as the last one
-		if [ "$site" = "$last_site" ] || [ "$site" = - ]; then
+		if [ "$site" = "$last_site" ] || [ "$site" = - ] ||
+		   grep -qxF -- "$site" "$res/$kind.seen"; then
 			step=$((step * 2))
 		elif [ $((n - last)) -gt 1 ]; then
 			n=$((last + 1))	# the site changed in the gap: back
@@ -204,7 +208,10 @@ walk() {
 			step=1
 		fi
 		last=$n
-		[ "$site" = - ] || last_site=$site
+		if [ "$site" != - ]; then
+			last_site=$site
+			grep -qxF -- "$site" "$res/$kind.seen" || echo "$site" >>"$res/$kind.seen"
+		fi
 		n=$((n + step))
 	done
 	return 2
