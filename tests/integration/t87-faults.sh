@@ -31,6 +31,10 @@ if [ ! -e /proc/self/fail-nth ] || [ ! -d $FI/failslab ] || [ ! -d $FI/fail_page
 	exit
 fi
 mkdir -p "$res"
+# The suite's earlier tests may leave teeprobe or teesim loaded: each walk
+# starts from neither
+[ ! -d /sys/module/teeprobe ] || rmmod teeprobe
+[ ! -d /sys/module/teesim ] || rmmod teesim
 
 # leftovers - whatever of teeprobe is still in the kernel, and the kernel's
 # lists of kprobes and ftrace hooks: the same before and after a failed load
