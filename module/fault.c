@@ -43,7 +43,7 @@ static DECLARE_FAULT_ATTR(teeprobe_fault_attr);
 static struct dentry *fault_dir;
 static char *fault_param;
 module_param_named(fault, fault_param, charp, 0);
-MODULE_PARM_DESC(fault, "<interval>,<probability>,<space>,<times>: teeprobe's own fault injection points from the load on (kernels with CONFIG_FAULT_INJECTION)");
+MODULE_PARM_DESC(fault, "<interval>,<probability>,<space>,<times>: teeprobe's own fault injection points from the load on (kernels with CONFIG_FAULT_INJECTION; default: none fails)");
 
 /* teeprobe_should_fail - fail check point @what (named in the log)? */
 bool teeprobe_should_fail(const char *what)
