@@ -33,7 +33,6 @@
 #include <linux/dcache.h>
 #include <linux/fault-inject.h>
 #include <linux/moduleparam.h>
-#include <linux/slab.h>
 
 #include "teeprobe.h"
 
@@ -61,18 +60,11 @@ bool teeprobe_should_fail(const char *what)
  */
 int teeprobe_fault_init(void)
 {
-	if (fault_param) {
-		/* setup_fault_attr() takes a char *: a copy of the const string */
-		char *copy = kstrdup(fault_param, GFP_KERNEL);
-		int ret = !copy ? -ENOMEM :
-			  setup_fault_attr(&teeprobe_fault_attr, copy) ? 0 : -EINVAL;
-
-		kfree(copy);
-		if (ret) {
-			pr_err("fault=%s: must be <interval>,<probability>,<space>,<times>: error %d\n",
-			       fault_param, ret);
-			return ret;
-		}
+	/* setup_fault_attr() only reads the string: 1 when it parsed */
+	if (fault_param && !setup_fault_attr(&teeprobe_fault_attr, fault_param)) {
+		pr_err("fault=%s: must be <interval>,<probability>,<space>,<times>\n",
+		       fault_param);
+		return -EINVAL;
 	}
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 	fault_dir = fault_create_debugfs_attr("fail_teeprobe", NULL,

@@ -47,6 +47,12 @@ leftovers() {
 	cat $FI/kprobes/list $TRACEFS/enabled_functions 2>&1
 }
 
+# left_behind - what leftovers shows now and not before (three lines at most)
+left_behind() { diff <(echo "$base") <(leftovers) | grep '^>' | head -n 3 | tr '\n' ' '; }
+
+# phases_lost - the module's count of handshakes' phases without a histogram
+phases_lost() { awk '$1 == "#" && $2 == "phases_lost" { print $3 }' "$DEBUGFS/tcp_phases"; }
+
 # since MARK - the kernel's log since the line MARK was written to it
 since() { dmesg | awk -v m="$1" 'on; index($0, m) { on = 1 }'; }
 
@@ -179,7 +185,7 @@ attempt() {
 		;;
 	esac
 	if [ "$kind" != attach ] && [ "$(leftovers)" != "$base" ]; then
-		bad="${bad:+$bad; }left: $(diff <(echo "$base") <(leftovers) | grep '^>' | head -n 3 | tr '\n' ' ')"
+		bad="${bad:+$bad; }left: $(left_behind)"
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$where" "$outcome" "$err" \
 		"$(echo "$site" | short_site)" "${bad:--}" >>"$res/$kind"
@@ -302,7 +308,7 @@ points_run() {
 	if [ "$kind" = points ]; then
 		[ $rc != 0 ] || rmmod teeprobe || bad="${bad:+$bad; }rmmod failed"
 		[ "$(leftovers)" = "$base" ] ||
-			bad="${bad:+$bad; }left: $(diff <(echo "$base") <(leftovers) | grep '^>' | head -n 3 | tr '\n' ' ')"
+			bad="${bad:+$bad; }left: $(left_behind)"
 	else
 		echo 0 >$FI/fail_teeprobe/probability
 		[ $rc != 0 ] || rmmod teesim || bad="${bad:+$bad; }rmmod teesim failed"
@@ -425,7 +431,7 @@ check "teesim loads" lab_load secure_threads=2
 "$TEEPROBE" record -w 100 -o "$res/random.dat" 2>"$res/record.log" &
 rec_pid=$!
 check "teeprobe record starts" wait_recording "$res/record.log"
-lost0=$(awk '$1 == "#" && $2 == "phases_lost" { print $3 }' $DEBUGFS/tcp_phases)
+lost0=$(phases_lost)
 echo "t87: random starts." >/dev/kmsg
 if [ "$fault_interval" = 0 ]; then
 	echo 3 >$FI/fail_teeprobe/probability
@@ -451,7 +457,7 @@ wait $op_pid
 echo 0 >$FI/fail_teeprobe/probability
 tp_faults=$((100000 - $(cat $FI/fail_teeprobe/times)))
 said=$(since "t87: random starts." | grep -c "teeprobe: fault injected at")
-lost=$(awk '$1 == "#" && $2 == "phases_lost" { print $3 }' $DEBUGFS/tcp_phases)
+lost=$(phases_lost)
 {
 	echo "faults injected at teeprobe's points: $tp_faults; $(wc -l <"$res/ops") operator's commands, $(awk '$1 != 0' "$res/ops" | wc -l) failed; $(cat "$res/operator-rounds"); phases lost $lost0 -> $lost"
 	since "t87: random starts." | sed -n 's/.*teeprobe: fault injected at //p' | sort | uniq -c
@@ -469,7 +475,7 @@ check "stat --prometheus failed when a file could not be shown, naming it" \
 # counted; the module asks again, so a port after the faults has its block
 LAB_PORT=$((LAB_PORT + ports + 1)) check "hsbench on a new port after the faults" \
 	lab_run hard-temp 40 4
-lost2=$(awk '$1 == "#" && $2 == "phases_lost" { print $3 }' $DEBUGFS/tcp_phases)
+lost2=$(phases_lost)
 check_eq "... no phase lost once the faults stopped (phases_lost stays $lost)" "$lost" "$lost2"
 kill -INT $rec_pid
 wait $rec_pid
