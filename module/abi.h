@@ -468,6 +468,7 @@ X(ACCEPTORS, acceptors)\
 X(ACCEPTORS_MAX, acceptors_max)\
 X(ACCEPTORS_OVERFLOW, acceptors_overflow)\
 X(PHASES_LOST, phases_lost)\
+X(BLOCKS_MISSING, blocks_missing)\
 X(WINDOW_MS, window_ms)\
 X(HIST_SUB_BITS, hist_sub_bits)\
 X(HIST_UNIT_SHIFT, hist_unit_shift)\

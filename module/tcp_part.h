@@ -52,7 +52,9 @@ static inline u64 teeprobe_tcp_since(u64 from, u64 to)
  * ahead of need: TEEPROBE_TCP_SPARE slots past the last one taken always have
  * theirs, and taking a slot has a work allocate the next (tcp_grow_fn).
  * More new ports than that within the work's delay lose their first
- * phases, counted as phases_lost in tcp_phases.
+ * phases, counted as phases_lost in tcp_phases; so does a port whose block
+ * could not be allocated, which the work tries again every 100 ms
+ * (blocks_missing in tcp_phases).
  */
 #define TEEPROBE_TCP_PORTS		12
 #define TEEPROBE_TCP_SPARE		1
@@ -75,6 +77,7 @@ extern unsigned int teeprobe_tcp_table_size;
 extern unsigned int teeprobe_tcp_timeout_s;
 extern struct teeprobe_tcp_cpu __percpu *teeprobe_tcp_percpu;
 extern struct teeprobe_tcp_phases __percpu *teeprobe_tcp_port_phases[TEEPROBE_TCP_PORTS];
+unsigned int teeprobe_tcp_blocks_missing(void);
 extern u32 teeprobe_tcp_ports[TEEPROBE_TCP_PORTS];
 
 /*

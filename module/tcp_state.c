@@ -103,7 +103,9 @@ struct teeprobe_tcp_cpu __percpu *teeprobe_tcp_percpu;
 /* Each port's counters and phases on each CPU, since load or reset */
 struct teeprobe_tcp_phases __percpu *teeprobe_tcp_port_phases[TEEPROBE_TCP_PORTS];
 static DEFINE_MUTEX(tcp_grow_lock);	/* serializes the phase blocks' growth */
-static struct work_struct tcp_grow_work;
+/* the growth; after a failed allocation it comes again by itself */
+static struct delayed_work tcp_grow_work;
+#define TCP_GROW_RETRY	(HZ / 10)
 static struct irq_work tcp_grow_irq;
 u32 teeprobe_tcp_ports[TEEPROBE_TCP_PORTS];
 /* The handshakes in flight (tcp_table.h) */
@@ -303,7 +305,26 @@ static bool tcp_slot_wanted(unsigned int slot)
 	return order < taken + TEEPROBE_TCP_SPARE;
 }
 
-/* tcp_grow_fn - allocate the phase blocks the slots taken so far want */
+/*
+ * teeprobe_tcp_blocks_missing - the slots that want their phase block and
+ * have none (an allocation failed, or the growth has not run yet)
+ */
+unsigned int teeprobe_tcp_blocks_missing(void)
+{
+	unsigned int slot, missing = 0;
+
+	for (slot = 0; slot < TEEPROBE_TCP_PORTS; slot++)
+		if (!READ_ONCE(teeprobe_tcp_port_phases[slot]) && tcp_slot_wanted(slot))
+			missing++;
+	return missing;
+}
+
+/*
+ * tcp_grow_fn - allocate the phase blocks the slots taken so far want; when
+ * one cannot be, try again after TCP_GROW_RETRY, so that a spare slot has
+ * its block before its port comes once memory is there again (the probes
+ * also ask, counting phases_lost)
+ */
 static void tcp_grow_fn(struct work_struct *work)
 {
 	struct teeprobe_tcp_phases __percpu *blk;
@@ -314,18 +335,20 @@ static void tcp_grow_fn(struct work_struct *work)
 		if (teeprobe_tcp_port_phases[slot] || !tcp_slot_wanted(slot))
 			continue;
 		blk = teeprobe_alloc_percpu(sizeof(*blk), __alignof__(*blk));
-		if (!blk)
-			break;	/* the probes count phases_lost, and ask again */
+		if (!blk) {
+			schedule_delayed_work(&tcp_grow_work, TCP_GROW_RETRY);
+			break;
+		}
 		/* zeroed memory, then the pointer the probes read */
 		smp_store_release(&teeprobe_tcp_port_phases[slot], blk);
 	}
 	mutex_unlock(&tcp_grow_lock);
 }
 
-/* tcp_grow_kick - irq_work: a slot was taken; grow from process context */
+/* tcp_grow_kick - irq_work: a slot was taken; grow from process context, now */
 static void tcp_grow_kick(struct irq_work *work)
 {
-	schedule_work(&tcp_grow_work);
+	mod_delayed_work(system_wq, &tcp_grow_work, 0);
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -341,7 +364,7 @@ int teeprobe_tcp_state_alloc(void)
 	/* alloc_percpu's limit */
 	BUILD_BUG_ON(sizeof(struct teeprobe_tcp_cpu) > PCPU_MIN_UNIT_SIZE);
 	BUILD_BUG_ON(sizeof(struct teeprobe_tcp_phases) > PCPU_MIN_UNIT_SIZE);
-	INIT_WORK(&tcp_grow_work, tcp_grow_fn);
+	INIT_DELAYED_WORK(&tcp_grow_work, tcp_grow_fn);
 	init_irq_work(&tcp_grow_irq, tcp_grow_kick);
 	nr_buckets = teeprobe_tcp_table_buckets(teeprobe_tcp_table_size);
 	/*
@@ -376,7 +399,7 @@ int teeprobe_tcp_state_alloc(void)
 void teeprobe_tcp_state_free(void)
 {
 	irq_work_sync(&tcp_grow_irq);
-	cancel_work_sync(&tcp_grow_work);
+	cancel_delayed_work_sync(&tcp_grow_work);	/* and its retries */
 	teeprobe_free_percpu_n((void __percpu **)teeprobe_tcp_port_phases,
 			       TEEPROBE_TCP_PORTS, sizeof(struct teeprobe_tcp_phases));
 	teeprobe_free_percpu(teeprobe_tcp_percpu, sizeof(struct teeprobe_tcp_cpu));

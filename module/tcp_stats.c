@@ -160,6 +160,8 @@ void teeprobe_tcp_show_phases(struct seq_file *m)
 	for_each_possible_cpu(cpu)
 		lost += per_cpu_ptr(teeprobe_tcp_percpu, cpu)->phases_lost;
 	teeprobe_seq_key_u64(m, TEEPROBE_KEY_PHASES_LOST, lost);
+	teeprobe_seq_key_u64(m, TEEPROBE_KEY_BLOCKS_MISSING,
+			     teeprobe_tcp_blocks_missing());
 }
 
 /* teeprobe_tcp_show_hist - tcp_hist: per port and phase, a column per CPU */

@@ -15,6 +15,8 @@
 #
 # TP_FAULTS_RUNS=N stops each fail-nth walk after N runs (default 3, make
 # check's short form; 0: to its end, make stress).
+# TP_FAULTS_PARTS names the parts to run (default all: "points load attach
+# unload session"), to take one of make stress's long walks alone.
 # Each walk's table (N, where the fault fell, outcome, errno, its site,
 # what is wrong) goes to $TP_OUT/faults/.
 . "$(dirname "$0")/lib.sh"
@@ -52,6 +54,8 @@ left_behind() { diff <(echo "$base") <(leftovers) | grep '^>' | head -n 3 | tr '
 
 # phases_lost - the module's count of handshakes' phases without a histogram
 phases_lost() { awk '$1 == "#" && $2 == "phases_lost" { print $3 }' "$DEBUGFS/tcp_phases"; }
+# blocks_missing - the slots that want a phase block and have none now
+blocks_missing() { awk '$1 == "#" && $2 == "blocks_missing" { print $3 }' "$DEBUGFS/tcp_phases"; }
 
 # since MARK - the kernel's log since the line MARK was written to it
 since() { dmesg | awk -v m="$1" 'on; index($0, m) { on = 1 }'; }
@@ -92,6 +96,13 @@ insmod "$ko" maxactive=1 && files0=$(ls "$DEBUGFS" | wc -l) &&
 # injected); a new site is found where it begins, unless it lies wholly
 # inside a stretch stepped over. TP_FAULTS_RUNS bounds the runs.
 runs_max=${TP_FAULTS_RUNS:-3}
+parts=${TP_FAULTS_PARTS:-points load attach unload session}
+# part NAME - whether the part NAME runs; a skip line when it does not
+part() {
+	case " $parts " in *" $1 "*) return 0 ;; esac
+	skip "the part '$1' of the fault injection" "TP_FAULTS_PARTS=\"$parts\" leaves it out"
+	return 1
+}
 # TP_FAULTS_STEP=S fails every S-th of teeprobe's points at load (default 5,
 # make check's: every kind of point at least once; 1: each, make stress)
 points_step=${TP_FAULTS_STEP:-5}
@@ -334,26 +345,30 @@ points_report() {
 	awk -F'\t' '{ print $3 }' "$t" | sort | uniq -c | sed "s/^/$1: /" | diag
 }
 
-: >"$res/points"
-k=1
-while [ $k -lt 1000 ] && points_run points $k; do k=$((k + points_step)); done
-# stepped past the last point: the ones after the last that failed
-if [ "$points_step" -gt 1 ]; then
-	k=$(awk -F'\t' '$3 != "passed-no-fault-left" { k = $1 } END { print k + 1 }' "$res/points")
-	sed -i '$d' "$res/points"
-	while [ $k -lt 1000 ] && points_run points $k; do k=$((k + 1)); done
+if part points; then
+	: >"$res/points"
+	k=1
+	while [ $k -lt 1000 ] && points_run points $k; do k=$((k + points_step)); done
+	# stepped past the last point: the ones after the last that failed
+	if [ "$points_step" -gt 1 ]; then
+		k=$(awk -F'\t' '$3 != "passed-no-fault-left" { k = $1 } END { print k + 1 }' "$res/points")
+		sed -i '$d' "$res/points"
+		while [ $k -lt 1000 ] && points_run points $k; do k=$((k + 1)); done
+	fi
+	points_report "teeprobe's points at load" points
+	check "insmod teeprobe for the late attach" insmod "$ko" maxactive=1
+	: >"$res/attach-points"
+	k=0
+	while [ $k -lt 1000 ] && points_run attach-points $((k += 1)); do :; done
+	points_report "teeprobe's points at a late attach" attach-points
+	check "rmmod teeprobe after the walks over its points" rmmod teeprobe
 fi
-points_report "teeprobe's points at load" points
-check "insmod teeprobe for the late attach" insmod "$ko" maxactive=1
-: >"$res/attach-points"
-k=0
-while [ $k -lt 1000 ] && points_run attach-points $((k += 1)); do :; done
-points_report "teeprobe's points at a late attach" attach-points
-check "rmmod teeprobe after the walks over its points" rmmod teeprobe
 
 # --- the load ---------------------------------------------------------------
-walk load
-walk_report "load" load $?
+if part load; then
+	walk load
+	walk_report "load" load $?
+fi
 check "a plain insmod after the walk" insmod "$ko" maxactive=1
 check_eq "... every debugfs file there" "$files0" "$(ls "$DEBUGFS" | wc -l)"
 check "... the fault injection point's files too" test -f $FI/fail_teeprobe/probability
@@ -361,8 +376,10 @@ check "... the fault injection point's files too" test -f $FI/fail_teeprobe/prob
 # --- the late attach ----------------------------------------------------------
 # teeprobe loaded, insmod teesim with the N-th fault: its probes attach as it
 # comes, or say why; a teesim that failed leaves none attached
-walk attach
-walk_report "late attach" attach $?
+if part attach; then
+	walk attach
+	walk_report "late attach" attach $?
+fi
 check "teesim loads plainly after the walk, its probes attached" sh -c \
 	"insmod '$teesim' secure_threads=1 && ! awk '\$1 ~ /^teesim_/ && \$3 != \"attached\"' $DEBUGFS/tee_probes | grep ."
 
@@ -370,15 +387,17 @@ check "teesim loads plainly after the walk, its probes attached" sh -c \
 # hsbench calls teesim meanwhile; teeprobe loaded plainly, then rmmod with
 # the N-th fault: it goes, or stays and works and a plain rmmod takes it
 lab_loop() { while :; do lab_run hard-temp 40 4 >/dev/null 2>&1 || sleep 1; done; }
-lab_loop &
-loop_pid=$!
-walk unload
-rc=$?
-kill $loop_pid 2>/dev/null
-wait $loop_pid 2>/dev/null
-pkill -f "$HSBENCH" 2>/dev/null
-walk_report "unload under load" unload $rc
-lab_wait 30 sh -c "! pgrep -f '$HSBENCH' >/dev/null"
+if part unload; then
+	lab_loop &
+	loop_pid=$!
+	walk unload
+	rc=$?
+	kill $loop_pid 2>/dev/null
+	wait $loop_pid 2>/dev/null
+	pkill -f "$HSBENCH" 2>/dev/null
+	walk_report "unload under load" unload $rc
+	lab_wait 30 sh -c "! pgrep -f '$HSBENCH' >/dev/null"
+fi
 [ -d /sys/module/teeprobe ] && rmmod teeprobe
 check "rmmod teesim after the walks" lab_unload
 
@@ -424,75 +443,78 @@ operator() {
 	echo "$n rounds" >"$res/operator-rounds"
 }
 
-: >"$res/ops"
-: >"$res/ops-wrong"
-check "insmod teeprobe for the faults during a session" insmod "$ko"
-check "teesim loads" lab_load secure_threads=2
-"$TEEPROBE" record -w 100 -o "$res/random.dat" 2>"$res/record.log" &
-rec_pid=$!
-check "teeprobe record starts" wait_recording "$res/record.log"
-lost0=$(phases_lost)
-echo "t87: random starts." >/dev/kmsg
-if [ "$fault_interval" = 0 ]; then
-	echo 3 >$FI/fail_teeprobe/probability
-	echo 1 >$FI/fail_teeprobe/interval
-else
-	echo 100 >$FI/fail_teeprobe/probability
-	echo "$fault_interval" >$FI/fail_teeprobe/interval
-fi
-echo 100000 >$FI/fail_teeprobe/times
-echo 0 >$FI/fail_teeprobe/space
-echo 1 >$FI/fail_teeprobe/verbose
-touch "$res/operating"
-operator &
-op_pid=$!
-# new ports, one after another: each takes a slot whose block is allocated
-ports=${TP_FAULTS_PORTS:-2}
-for p in $(seq 1 $ports); do
-	LAB_PORT=$((LAB_PORT + p)) check "hsbench hard-temp on port $((LAB_PORT + p)) under faults" \
+if part session; then
+	: >"$res/ops"
+	: >"$res/ops-wrong"
+	check "insmod teeprobe for the faults during a session" insmod "$ko"
+	check "teesim loads" lab_load secure_threads=2
+	"$TEEPROBE" record -w 100 -o "$res/random.dat" 2>"$res/record.log" &
+	rec_pid=$!
+	check "teeprobe record starts" wait_recording "$res/record.log"
+	lost0=$(phases_lost)
+	echo "t87: random starts." >/dev/kmsg
+	if [ "$fault_interval" = 0 ]; then
+		echo 3 >$FI/fail_teeprobe/probability
+		echo 1 >$FI/fail_teeprobe/interval
+	else
+		echo 100 >$FI/fail_teeprobe/probability
+		echo "$fault_interval" >$FI/fail_teeprobe/interval
+	fi
+	echo 100000 >$FI/fail_teeprobe/times
+	echo 0 >$FI/fail_teeprobe/space
+	echo 1 >$FI/fail_teeprobe/verbose
+	touch "$res/operating"
+	operator &
+	op_pid=$!
+	# new ports, one after another: each takes a slot whose block is allocated
+	ports=${TP_FAULTS_PORTS:-2}
+	for p in $(seq 1 $ports); do
+		LAB_PORT=$((LAB_PORT + p)) check "hsbench hard-temp on port $((LAB_PORT + p)) under faults" \
+			lab_run hard-temp 40 4
+	done
+	rm -f "$res/operating"
+	wait $op_pid
+	echo 0 >$FI/fail_teeprobe/probability
+	tp_faults=$((100000 - $(cat $FI/fail_teeprobe/times)))
+	said=$(since "t87: random starts." | grep -c "teeprobe: fault injected at")
+	lost=$(phases_lost)
+	{
+		echo "faults injected at teeprobe's points: $tp_faults; $(wc -l <"$res/ops") operator's commands, $(awk '$1 != 0' "$res/ops" | wc -l) failed; $(cat "$res/operator-rounds"); phases lost $lost0 -> $lost"
+		since "t87: random starts." | sed -n 's/.*teeprobe: fault injected at //p' | sort | uniq -c
+	} | diag
+	check "faults were injected at teeprobe's points ($tp_faults)" test "$tp_faults" -gt 0
+	check_eq "teeprobe's log names each of them" "$tp_faults" "$said"
+	check "every operator's command that failed said why (table: $res/ops)" \
+		sh -c "! awk -F' [|] ' '\$1 !~ /^0 / && \$2 ~ /^ *\$/' '$res/ops' | grep ." ||
+		awk -F' [|] ' '$1 !~ /^0 / && $2 ~ /^ *$/' "$res/ops" | head -n 5 | diag
+	check "every stat --prometheus that exited 0 wrote a whole exposition" test ! -s "$res/ops-wrong" ||
+		head -n 10 "$res/ops-wrong" | diag
+	check "stat --prometheus failed when a file could not be shown, naming it" \
+		sh -c "! grep -q '^0 stat' '$res/ops' || ! grep -q 'could not show' '$res/ops' || grep -q '^1 stat --prometheus | .*could not show' '$res/ops'"
+	# A port whose block could not be allocated loses its handshakes' phases,
+	# counted; the module tries the allocation again every 100 ms and at the
+	# next loss. Once the faults stop, every slot that wants a block has it
+	# (blocks_missing 0: an event awaited, not a time), and a new port, which
+	# takes a spare slot, loses nothing from its first handshake on
+	missing=$(blocks_missing)
+	check "the phase blocks the faults left missing ($missing) are allocated again once they stop" \
+		lab_wait 30 awk "\$2 == \"blocks_missing\" && \$3 == 0 { ok = 1 } END { exit !ok }" "$DEBUGFS/tcp_phases" ||
+		grep '^#' "$DEBUGFS/tcp_phases" | diag
+	lost1=$(phases_lost)
+	LAB_PORT=$((LAB_PORT + ports + 1)) check "hsbench on a new port after the faults" \
 		lab_run hard-temp 40 4
-done
-rm -f "$res/operating"
-wait $op_pid
-echo 0 >$FI/fail_teeprobe/probability
-tp_faults=$((100000 - $(cat $FI/fail_teeprobe/times)))
-said=$(since "t87: random starts." | grep -c "teeprobe: fault injected at")
-lost=$(phases_lost)
-{
-	echo "faults injected at teeprobe's points: $tp_faults; $(wc -l <"$res/ops") operator's commands, $(awk '$1 != 0' "$res/ops" | wc -l) failed; $(cat "$res/operator-rounds"); phases lost $lost0 -> $lost"
-	since "t87: random starts." | sed -n 's/.*teeprobe: fault injected at //p' | sort | uniq -c
-} | diag
-check "faults were injected at teeprobe's points ($tp_faults)" test "$tp_faults" -gt 0
-check_eq "teeprobe's log names each of them" "$tp_faults" "$said"
-check "every operator's command that failed said why (table: $res/ops)" \
-	sh -c "! awk -F' [|] ' '\$1 !~ /^0 / && \$2 ~ /^ *\$/' '$res/ops' | grep ." ||
-	awk -F' [|] ' '$1 !~ /^0 / && $2 ~ /^ *$/' "$res/ops" | head -n 5 | diag
-check "every stat --prometheus that exited 0 wrote a whole exposition" test ! -s "$res/ops-wrong" ||
-	head -n 10 "$res/ops-wrong" | diag
-check "stat --prometheus failed when a file could not be shown, naming it" \
-	sh -c "! grep -q '^0 stat' '$res/ops' || ! grep -q 'could not show' '$res/ops' || grep -q '^1 stat --prometheus | .*could not show' '$res/ops'"
-# A port whose block could not be allocated loses its handshakes' phases,
-# counted; the module asks again at the loss. A new port after the faults
-# may take a spare slot whose block a fault left missing: its first
-# handshakes can come before the worker allocates it (seen once in five
-# runs: 2 lost), so the check is on a second run on that port, after the
-# first run's losses asked for the block
-LAB_PORT=$((LAB_PORT + ports + 1)) check "hsbench on a new port after the faults" \
-	lab_run hard-temp 40 4
-lost1=$(phases_lost)
-LAB_PORT=$((LAB_PORT + ports + 1)) check "... and again on that port" \
-	lab_run hard-temp 40 4
-lost2=$(phases_lost)
-check_eq "... no phase lost on its second run (phases_lost stays $lost1)" "$lost1" "$lost2"
-kill -INT $rec_pid
-wait $rec_pid
-check "teeprobe record under faults ended cleanly" test $? = 0 || tail -n 5 "$res/record.log" | diag
-check "teeprobe report of the session under faults" sh -c "'$TEEPROBE' report -i '$res/random.dat' >'$res/random.txt'"
-check "... says the phases lost as the module counted them ($lost0 -> $lost2)" \
-	grep -q ", $((lost2 - lost0)) handshakes' phases without a histogram" "$res/random.txt" ||
-	grep -A1 '^  lost:' "$res/random.txt" | diag
-check "rmmod teesim after the session" lab_unload
-check "rmmod teeprobe after the session" rmmod teeprobe
+	lost2=$(phases_lost)
+	check_eq "... no phase lost once the faults stopped (phases_lost stays $lost1)" "$lost1" "$lost2"
+	kill -INT $rec_pid
+	wait $rec_pid
+	check "teeprobe record under faults ended cleanly" test $? = 0 || tail -n 5 "$res/record.log" | diag
+	check "teeprobe report of the session under faults" sh -c "'$TEEPROBE' report -i '$res/random.dat' >'$res/random.txt'"
+	check "... says the phases lost as the module counted them ($lost0 -> $lost2)" \
+		grep -q ", $((lost2 - lost0)) handshakes' phases without a histogram" "$res/random.txt" ||
+		grep -A1 '^  lost:' "$res/random.txt" | diag
+	check "rmmod teesim after the session" lab_unload
+	check "rmmod teeprobe after the session" rmmod teeprobe
+fi
 
 # --- kmemleak ------------------------------------------------------------------
 if [ -w $FI/kmemleak ]; then
