@@ -453,6 +453,7 @@ if part session; then
 	check "teeprobe record starts" wait_recording "$res/record.log"
 	lost0=$(phases_lost)
 	echo "t87: random starts." >/dev/kmsg
+	faults_t0=$(date +%s)
 	if [ "$fault_interval" = 0 ]; then
 		echo 3 >$FI/fail_teeprobe/probability
 		echo 1 >$FI/fail_teeprobe/interval
@@ -475,11 +476,12 @@ if part session; then
 	rm -f "$res/operating"
 	wait $op_pid
 	echo 0 >$FI/fail_teeprobe/probability
+	faults_s=$(($(date +%s) - faults_t0))
 	tp_faults=$((100000 - $(cat $FI/fail_teeprobe/times)))
 	said=$(since "t87: random starts." | grep -c "teeprobe: fault injected at")
 	lost=$(phases_lost)
 	{
-		echo "faults injected at teeprobe's points: $tp_faults; $(wc -l <"$res/ops") operator's commands, $(awk '$1 != 0' "$res/ops" | wc -l) failed; $(cat "$res/operator-rounds"); phases lost $lost0 -> $lost"
+		echo "faults injected at teeprobe's points: $tp_faults in $faults_s s of load; $(wc -l <"$res/ops") operator's commands, $(awk '$1 != 0' "$res/ops" | wc -l) failed; $(cat "$res/operator-rounds"); phases lost $lost0 -> $lost"
 		since "t87: random starts." | sed -n 's/.*teeprobe: fault injected at //p' | sort | uniq -c
 	} | diag
 	check "faults were injected at teeprobe's points ($tp_faults)" test "$tp_faults" -gt 0
