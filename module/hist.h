@@ -65,6 +65,25 @@ static inline void teeprobe_hist_merge(struct teeprobe_hist *dst,
 }
 
 /*
+ * teeprobe_hist_diff - @a less @b into @dst (which may be @a or @b): the
+ * values counted since @b was a copy of @a, or, with @a the totals since
+ * a reset, a baseline carried across it (modulo 2^64, so that a later
+ * difference comes out right). The max is left alone: no difference gives
+ * it, the caller keeps its own.
+ */
+static inline void teeprobe_hist_diff(struct teeprobe_hist *dst,
+				      const struct teeprobe_hist *a,
+				      const struct teeprobe_hist *b)
+{
+	unsigned int i;
+
+	dst->count = a->count - b->count;
+	dst->sum = a->sum - b->sum;
+	for (i = 0; i < TEEPROBE_HIST_BUCKETS; i++)
+		dst->bucket[i] = a->bucket[i] - b->bucket[i];
+}
+
+/*
  * teeprobe_hist_buckets_percentile - the @pct-th percentile (0 < @pct <=
  * 100, larger is 100) of @count values counted in @bucket, @max the
  * largest: the nearest rank, placed within its bucket as if the bucket's

@@ -23,9 +23,11 @@
  *
  * Every counter is updated on its own CPU with interrupts disabled, so the
  * probes, the window flush (an IPI) and a reset (an IPI) never interleave
- * on a CPU. Besides the totals since load or reset, each CPU keeps the
- * counters of the current time window (window.h) and emits them as the
- * teeprobe_netrx_window event when the window closes.
+ * on a CPU. Besides the totals since load or reset, each CPU emits the
+ * counters of each time window (window.h) as the teeprobe_netrx_window
+ * event when the window closes. The probes count only the totals (and a
+ * window's maxima, which no difference gives): a window's counters are the
+ * totals less a copy taken as it opened, worked out once, at its close.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,7 +59,11 @@ struct teeprobe_netrx_cpu {
 	struct teeprobe_hist run;		/* entry -> exit */
 
 	struct teeprobe_window window;		/* the open window */
-	struct teeprobe_netrx_counts win;	/* its counters */
+	/* the totals as it opened (less what a reset took from them) */
+	struct teeprobe_netrx_counts base;
+	struct teeprobe_netrx_delays base_delay;
+	/* its maxima as they come; its other counters at its close */
+	struct teeprobe_netrx_counts win;
 	struct teeprobe_netrx_delays win_delay;
 
 	u64 raise_ns;		/* first raise not yet served, 0 if none */
@@ -89,25 +95,42 @@ struct teeprobe_netrx_cpu {
  */
 static struct teeprobe_netrx_cpu __percpu *netrx_cpu;
 
-/* counts_add_run - fold one finished run into @c */
-static void counts_add_run(struct teeprobe_netrx_counts *c, u64 run_ns,
-			   bool ksoftirqd, bool reraised)
+/*
+ * netrx_less - @a less @b into @dst (which may be @a), for every counter a
+ * difference gives (not the maxima): at a window's close, the totals less
+ * their values as it opened; at a reset, the baseline less the totals
+ * taken away
+ */
+static void netrx_less(struct teeprobe_netrx_counts *dst,
+		       struct teeprobe_netrx_delays *dst_delay,
+		       const struct teeprobe_netrx_counts *a,
+		       const struct teeprobe_netrx_delays *a_delay,
+		       const struct teeprobe_netrx_counts *b,
+		       const struct teeprobe_netrx_delays *b_delay)
 {
-	c->run_ns += run_ns;
-	c->run_max_ns = max(c->run_max_ns, run_ns);
-	c->ksoftirqd_runs += ksoftirqd;
-	c->reraises += reraised;
+#define NETRX_LESS(name, kind, ...) NETRX_LESS_##kind(name)
+#define NETRX_LESS_COUNT(name) dst->name = a->name - b->name;
+#define NETRX_LESS_NS(name) dst->name = a->name - b->name;
+#define NETRX_LESS_MAX(name)
+#define NETRX_LESS_DELAY(name) \
+	teeprobe_hist_diff(&dst_delay->name, &a_delay->name, &b_delay->name);
+	TEEPROBE_NETRX_STATS_COLS(NETRX_LESS)
 }
 
 /*
  * netrx_close - emit the closed window @w of this CPU and start afresh
- * (once a window: kept out of the probes' straight line)
+ * (once a window: kept out of the probes' straight line). Its counters
+ * are the totals less their values as it opened; its maxima were kept.
  */
 static noinline void netrx_close(struct teeprobe_netrx_cpu *st,
 				 const struct teeprobe_window *w)
 {
+	netrx_less(&st->win, &st->win_delay, &st->total, &st->delay,
+		   &st->base, &st->base_delay);
 	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
 				    &st->win, &st->win_delay);
+	st->base = st->total;
+	st->base_delay = st->delay;
 	memset(&st->win, 0, sizeof(st->win));
 	memset(&st->win_delay, 0, sizeof(st->win_delay));
 }
@@ -211,7 +234,6 @@ static void netrx_softirq_raise(void *data, unsigned int vec_nr)
 	if (in_hardirq())
 		netrx_scheduled(st, now ? now : teeprobe_now_ns());
 	st->total.raises++;
-	st->win.raises++;
 	/* Raised from inside our own run, not by an interrupt: work left. */
 	if (st->entry_ns && in_serving_softirq() && !in_hardirq())
 		st->run_reraised = true;
@@ -231,7 +253,6 @@ static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 	now = teeprobe_now_ns();
 	st = netrx_this_cpu(now);
 	st->total.runs++;
-	st->win.runs++;
 	st->entry_ns = now ? now : 1;
 	st->run_packets = 0;
 	st->npolled = 0;
@@ -243,10 +264,12 @@ static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 
 		if (st->run_ksoftirqd) {
 			teeprobe_hist_add(&st->delay.ksoftirqd_delay, delay);
-			teeprobe_hist_add(&st->win_delay.ksoftirqd_delay, delay);
+			st->win_delay.ksoftirqd_delay.max =
+				max(st->win_delay.ksoftirqd_delay.max, delay);
 		} else {
 			teeprobe_hist_add(&st->delay.inline_delay, delay);
-			teeprobe_hist_add(&st->win_delay.inline_delay, delay);
+			st->win_delay.inline_delay.max =
+				max(st->win_delay.inline_delay.max, delay);
 		}
 		/* The TEE's share of the wait: its clock ran meanwhile. */
 		tee = teeprobe_ns_delta(st->raise_tee_ns,
@@ -255,8 +278,6 @@ static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 			tee = min(tee, delay);
 			st->total.tee_runs++;
 			st->total.tee_delay_sum_ns += tee;
-			st->win.tee_runs++;
-			st->win.tee_delay_sum_ns += tee;
 		}
 		st->run_delay_ns = delay;
 		st->raise_ns = 0;
@@ -279,8 +300,11 @@ static void netrx_softirq_exit(void *data, unsigned int vec_nr)
 	if (!st->entry_ns)	/* started before teeprobe was loaded */
 		goto out;
 	run_ns = teeprobe_ns_delta(st->entry_ns, now);
-	counts_add_run(&st->total, run_ns, st->run_ksoftirqd, st->run_reraised);
-	counts_add_run(&st->win, run_ns, st->run_ksoftirqd, st->run_reraised);
+	st->total.run_ns += run_ns;
+	st->total.run_max_ns = max(st->total.run_max_ns, run_ns);
+	st->win.run_max_ns = max(st->win.run_max_ns, run_ns);
+	st->total.ksoftirqd_runs += st->run_ksoftirqd;
+	st->total.reraises += st->run_reraised;
 	teeprobe_hist_add(&st->run, run_ns);
 	trace_teeprobe_netrx_run(st->run_delay_ns, run_ns, st->run_packets,
 				 st->run_ksoftirqd, st->run_reraised);
@@ -328,16 +352,17 @@ static void netrx_napi_poll(void *data, struct napi_struct *napi, int work,
 	if (!st->entry_ns)
 		st = netrx_this_cpu_now();
 	st->total.polls++;
-	st->win.polls++;
 	st->total.packets += packets;
-	st->win.packets += packets;
-	if (budget > 0 && work >= budget) {
+	if (budget > 0 && work >= budget)
 		st->total.budget_full++;
-		st->win.budget_full++;
-	}
 	if (st->entry_ns) {
 		st->run_packets += packets;
-		netrx_polled(st, napi->napi_id);
+		/*
+		 * A napi without an id (a transmit completion's: no busy poll)
+		 * hands no packet a wait is asked of: nothing to remember.
+		 */
+		if (napi->napi_id)
+			netrx_polled(st, napi->napi_id);
 	}
 	local_irq_restore(flags);
 }
@@ -407,12 +432,15 @@ static struct teeprobe_window *netrx_window_of(int cpu)
 
 /*
  * netrx_reset_cpu - zero a CPU's totals and histograms (on it by IPI, or
- * offline). Windows are a stream and go on undisturbed.
+ * offline). Windows are a stream and go on undisturbed: what the open
+ * window holds so far is carried in its baseline, below zero.
  */
 static void netrx_reset_cpu(int cpu)
 {
 	struct teeprobe_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
 
+	netrx_less(&st->base, &st->base_delay, &st->base, &st->base_delay,
+		   &st->total, &st->delay);
 	memset(&st->total, 0, sizeof(st->total));
 	memset(&st->delay, 0, sizeof(st->delay));
 	memset(&st->run, 0, sizeof(st->run));

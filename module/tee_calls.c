@@ -230,17 +230,12 @@ static struct teeprobe_call *call_find_locked(unsigned int b, struct task_struct
  * NET_RX probes read the clock at the raise and at the run, and charge the
  * difference to the TEE. Updated only on its own CPU with interrupts off.
  */
-struct teeprobe_tee_clock {
-	u64 total_ns;	/* closed stretches */
-	u64 since_ns;	/* a thread in a TEE call runs here since; 0 if none */
-};
-
-static DEFINE_PER_CPU(struct teeprobe_tee_clock, tee_clock);
+DEFINE_PER_CPU(struct teeprobe_tee_clock, teeprobe_tee_clock);
 
 /* tee_clock_start - a thread in a TEE call starts running on this CPU */
 static void tee_clock_start(u64 now)
 {
-	struct teeprobe_tee_clock *c = this_cpu_ptr(&tee_clock);
+	struct teeprobe_tee_clock *c = this_cpu_ptr(&teeprobe_tee_clock);
 
 	if (c->since_ns)	/* a stop we did not see */
 		c->total_ns += teeprobe_ns_delta(c->since_ns, now);
@@ -250,24 +245,11 @@ static void tee_clock_start(u64 now)
 /* tee_clock_stop - it stops running here (switched out, or the call ended) */
 static void tee_clock_stop(u64 now)
 {
-	struct teeprobe_tee_clock *c = this_cpu_ptr(&tee_clock);
+	struct teeprobe_tee_clock *c = this_cpu_ptr(&teeprobe_tee_clock);
 
 	if (c->since_ns)
 		c->total_ns += teeprobe_ns_delta(c->since_ns, now);
 	c->since_ns = 0;
-}
-
-/*
- * teeprobe_tee_clock_ns - this CPU's TEE clock at @now. Interrupts off;
- * only differences of two readings on one CPU mean anything.
- */
-u64 teeprobe_tee_clock_ns(u64 now)
-{
-	const struct teeprobe_tee_clock *c = this_cpu_ptr(&tee_clock);
-
-	lockdep_assert_irqs_disabled();
-	return c->total_ns + (c->since_ns ?
-			      teeprobe_ns_delta(c->since_ns, now) : 0);
 }
 
 /* teeprobe_tee_sched_switch - charge switched-out time to the calls in flight */

@@ -8,6 +8,8 @@
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
@@ -154,7 +156,30 @@ bool teeprobe_symbol_list_valid(const char *s, unsigned int max_items);
 void teeprobe_tee_set_pids(const pid_t *pids, unsigned int n);
 int teeprobe_tee_parse_pids(char *buf, pid_t *pids, unsigned int *n);
 void teeprobe_tee_show_pids(struct seq_file *m);
-u64 teeprobe_tee_clock_ns(u64 now);
+
+/*
+ * A CPU's TEE clock: the time threads inside followed TEE calls ran on it.
+ * Updated by tee_calls.c's probes, read by netrx.c's at every NET_RX raise
+ * and run: inline, the read is two loads.
+ */
+struct teeprobe_tee_clock {
+	u64 total_ns;	/* closed stretches */
+	u64 since_ns;	/* a thread in a TEE call runs here since; 0 if none */
+};
+DECLARE_PER_CPU(struct teeprobe_tee_clock, teeprobe_tee_clock);
+
+/*
+ * teeprobe_tee_clock_ns - this CPU's TEE clock at @now. Interrupts off;
+ * only differences of two readings on one CPU mean anything.
+ */
+static inline u64 teeprobe_tee_clock_ns(u64 now)
+{
+	const struct teeprobe_tee_clock *c = this_cpu_ptr(&teeprobe_tee_clock);
+
+	lockdep_assert_irqs_disabled();
+	return c->total_ns + (c->since_ns ?
+			      teeprobe_ns_delta(c->since_ns, now) : 0);
+}
 
 /* netrx.c: NET_RX softirq processing */
 int teeprobe_netrx_init(void);

@@ -36,6 +36,8 @@
  */
 u64 teeprobe_window_ns = 100 * NSEC_PER_MSEC;
 
+static void windows_work_kick(void);
+
 /* param_set_window_ms - a window length from 10 ms to 60 s */
 static int param_set_window_ms(const char *val, const struct kernel_param *kp)
 {
@@ -49,6 +51,7 @@ static int param_set_window_ms(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	WRITE_ONCE(teeprobe_window_ns, (u64)value * NSEC_PER_MSEC);
+	windows_work_kick();
 	return 0;
 }
 
@@ -82,6 +85,9 @@ static DEFINE_MUTEX(parts_lock);
  * CPUs have rolled on their own by then and get no IPI.
  */
 static struct delayed_work windows_work;
+/* whether it runs (between init and exit), under windows_work_lock */
+static DEFINE_MUTEX(windows_work_lock);
+static bool windows_work_on;
 
 /* windows_flush_ended - IPI: close this CPU's windows that ended */
 static void windows_flush_ended(void *unused)
@@ -143,6 +149,21 @@ static void windows_work_fn(struct work_struct *work)
 	schedule_delayed_work(&windows_work,
 			      nsecs_to_jiffies(teeprobe_window_align(now, len) +
 					       len + len / 8 - now) + 1);
+}
+
+/*
+ * windows_work_kick - the window length changed: the work comes now, to
+ * close the windows of the old length on quiet CPUs, rather than at the
+ * old length's next boundary (a minute away with 60 s windows), and goes
+ * on at the new one's. Nothing before init (the parameter given to insmod)
+ * or after exit.
+ */
+static void windows_work_kick(void)
+{
+	mutex_lock(&windows_work_lock);
+	if (windows_work_on)
+		mod_delayed_work(system_wq, &windows_work, 0);
+	mutex_unlock(&windows_work_lock);
 }
 
 /* part_flush_open - IPI at unregister: close the part's open window */
@@ -274,13 +295,19 @@ void teeprobe_reset_all(void)
 int teeprobe_window_init(void)
 {
 	INIT_DELAYED_WORK(&windows_work, windows_work_fn);
+	mutex_lock(&windows_work_lock);
+	windows_work_on = true;
 	schedule_delayed_work(&windows_work,
 			      nsecs_to_jiffies(teeprobe_window_len_ns()));
+	mutex_unlock(&windows_work_lock);
 	return 0;
 }
 
 /* teeprobe_window_exit - stop it, after every part has unregistered */
 void teeprobe_window_exit(void)
 {
+	mutex_lock(&windows_work_lock);
+	windows_work_on = false;	/* no kick queues it again */
+	mutex_unlock(&windows_work_lock);
 	cancel_delayed_work_sync(&windows_work);
 }

@@ -4,6 +4,7 @@
  * bucket mapping, merging, percentiles (hist.h).
  */
 #include <kunit/test.h>
+#include <linux/string.h>
 
 #include "hist.h"
 
@@ -75,6 +76,37 @@ static void hist_merge_adds_buckets_and_keeps_largest_max(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->max, 900ULL);
 	KUNIT_EXPECT_EQ(test, a->bucket[0], 2ULL);
 	KUNIT_EXPECT_EQ(test, a->bucket[7], 1ULL);	/* 896..1023 */
+}
+
+/*
+ * hist_diff_gives_what_came_since_a_copy - a window's counts are the
+ * totals less a copy taken at its start; a reset carries the difference
+ * as a baseline below zero, and the next difference is still right
+ */
+static void hist_diff_gives_what_came_since_a_copy(struct kunit *test)
+{
+	struct teeprobe_hist *total = hist_new(test), *base = hist_new(test);
+	struct teeprobe_hist *win = hist_new(test);
+
+	teeprobe_hist_add(total, 5);
+	*base = *total;
+	teeprobe_hist_add(total, 900);
+	teeprobe_hist_add(total, 6);
+	teeprobe_hist_diff(win, total, base);
+	KUNIT_EXPECT_EQ(test, win->count, 2ULL);
+	KUNIT_EXPECT_EQ(test, win->sum, 906ULL);
+	KUNIT_EXPECT_EQ(test, win->bucket[0], 1ULL);
+	KUNIT_EXPECT_EQ(test, win->bucket[7], 1ULL);	/* 896..1023 */
+	KUNIT_EXPECT_EQ(test, win->max, 0ULL);		/* the caller's */
+	/* a reset: the baseline goes below zero by what the window holds */
+	teeprobe_hist_diff(base, base, total);
+	memset(total, 0, sizeof(*total));
+	teeprobe_hist_add(total, 7);
+	teeprobe_hist_diff(win, total, base);
+	KUNIT_EXPECT_EQ(test, win->count, 3ULL);
+	KUNIT_EXPECT_EQ(test, win->sum, 913ULL);
+	KUNIT_EXPECT_EQ(test, win->bucket[0], 2ULL);
+	KUNIT_EXPECT_EQ(test, win->bucket[7], 1ULL);
 }
 
 /*
@@ -274,6 +306,7 @@ static struct kunit_case teeprobe_hist_cases[] = {
 	KUNIT_CASE(hist_bucket_huge_values_land_in_last_bucket),
 	KUNIT_CASE(hist_add_tracks_count_sum_max),
 	KUNIT_CASE(hist_merge_adds_buckets_and_keeps_largest_max),
+	KUNIT_CASE(hist_diff_gives_what_came_since_a_copy),
 	KUNIT_CASE(hist_percentile_interpolates_and_max_caps),
 	KUNIT_CASE(hist_percentile_of_one_value_is_that_value),
 	KUNIT_CASE(hist_every_value_lands_in_a_bucket_that_holds_it),
