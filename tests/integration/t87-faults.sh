@@ -403,7 +403,8 @@ check "rmmod teesim after the walks" lab_unload
 
 # --- faults during a recorded lab session ------------------------------------------
 # fail_teeprobe fails every third of teeprobe's points in any context
-# (TP_FAULTS_INTERVAL; make stress: 3 % of them at random): the buffers
+# (TP_FAULTS_INTERVAL; make stress: TP_FAULTS_INTERVAL=0, 3 % of them at
+# random, TP_FAULTS_PROBABILITY another share): the buffers
 # its files' reads allocate, read by the operator's commands meanwhile
 # (every file, pid filters, window changes, stat --prometheus, check), and
 # the per-CPU phase blocks a worker allocates as hsbench's new ports come.
@@ -455,7 +456,7 @@ if part session; then
 	echo "t87: random starts." >/dev/kmsg
 	faults_t0=$(date +%s)
 	if [ "$fault_interval" = 0 ]; then
-		echo 3 >$FI/fail_teeprobe/probability
+		echo "${TP_FAULTS_PROBABILITY:-3}" >$FI/fail_teeprobe/probability
 		echo 1 >$FI/fail_teeprobe/interval
 	else
 		echo 100 >$FI/fail_teeprobe/probability
