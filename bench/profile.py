@@ -408,10 +408,13 @@ def netrx_cost(spans, counted, span_fn, span_calls, configs, burst, top):
             lo, med, hi = spread([x for x, y in rows[name]])
             shares = [100 * y for x, y in rows[name]]
             slo, shi = interval(shares)
-            print("  %-34s %9.1f %9.1f %9.1f %7.2f %13s %6.2f  %s" % (
-                "(%s) %s" % (c, name), lo, med, hi, spread(shares)[1], "%.2f-%.2f" % (slo, shi),
-                shi - slo, "-" if len(shares) < 2 else
-                "resolved" if shi - slo < RESOLVED_POINTS else "unresolved"))
+            if len(shares) < 2:
+                ci = ("-", "-", "")
+            else:
+                ci = ("%.2f-%.2f" % (slo, shi), "%.2f" % (shi - slo),
+                      "resolved" if shi - slo < RESOLVED_POINTS else "unresolved")
+            print(("  %-34s %9.1f %9.1f %9.1f %7.2f %13s %6s  %s" % (
+                ("(%s) %s" % (c, name), lo, med, hi, spread(shares)[1]) + ci)).rstrip())
     print("  (call sites: what the tracepoints' enabled branches add to the kernel's own")
     print("  functions that hold them, net_rx_action, __napi_poll...: not in added, as")
     print("  those functions ran under (%s) too)" % base)
