@@ -196,8 +196,11 @@ check:
 demo: deps-demo
 	scripts/demo $(if $(KERNEL),-k $(KERNEL))
 
+# bench/profile -B: the NET_RX cost per run and per packet of (b) and (d),
+# counted by attribution (Documentation/benchmarks.rst)
 bench: deps
 	bench/run
+	bench/profile -I packets -B 32 -C "a b d" -r 7 -t 12
 
 stress:
 	scripts/deps --kernels

@@ -7,9 +7,12 @@
 #   run_handshake  connections/s of hsbench soft, 10 client threads, $conns
 #   run_packets    echoes/s of udpbench, $packet_window datagrams in flight
 #                  (default 64), $packet_secs
+#   run_burst      echoes/s of udpbench sending bursts of $packet_burst
+#                  datagrams, each once the last came back, $packet_secs
 #   run_tee        invokes/s of teeclient's INVOKE loop, $invokes
 #   run_units ITEM the work of ITEM's last run (handshakes, echoes, invokes)
-#   run_items CONFIG ROUND  all three under CONFIG, as rate and span lines
+#   run_items CONFIG ROUND  the items of $BENCH_ITEMS (default: the three
+#                  above) under CONFIG, as rate and span lines
 #   bench_lab_up   the guest made ready for them
 
 UDPBENCH=$lab_top/lab/udpbench/udpbench
@@ -38,7 +41,7 @@ progress() { echo "# $(cut -d' ' -f1 /proc/uptime) s: $*" >&2; }
 run_units() {
 	case $1 in
 	handshake) echo "$conns" ;;
-	packets) sed -n 's/.*"echoes":\([0-9]*\).*/\1/p' "$BENCH_TMP/udp.json" ;;
+	packets|burst) sed -n 's/.*"echoes":\([0-9]*\).*/\1/p' "$BENCH_TMP/udp.json" ;;
 	tee) echo "$invokes" ;;
 	esac
 }
@@ -52,6 +55,19 @@ run_handshake() {
 # run_packets - echoes/s of one udpbench stream ($packet_window datagrams in
 # flight: with 1, each datagram has its NET_RX runs to itself)
 run_packets() {
+	udp_stream --window "${packet_window:-64}"
+}
+
+# run_burst - echoes/s of one udpbench stream of bursts of $packet_burst
+# datagrams, sent together, the next once all came back: as many packets
+# for each NET_RX run as the emulated NICs hand over together
+run_burst() {
+	udp_stream --window "$packet_burst" --burst
+}
+
+# udp_stream SEND_OPTION... - echoes/s of one udpbench stream for
+# $packet_secs, its JSON in $BENCH_TMP/udp.json
+udp_stream() {
 	local out=$BENCH_TMP/udp.json server rc=0
 	rm -f "$BENCH_TMP/udp.ready"
 	"$UDPBENCH" echo --listen "$TP_SERVER_ADDR:$UDP_PORT" \
@@ -61,7 +77,7 @@ run_packets() {
 		test -f "$BENCH_TMP/udp.ready" &&
 		ip netns exec "$TP_CLIENT_NETNS" "$UDPBENCH" send --json \
 			--to "$TP_SERVER_ADDR:$UDP_PORT" --seconds "$packet_secs" \
-			--window "${packet_window:-64}" >"$out" || rc=1
+			"$@" >"$out" || rc=1
 	kill $server
 	wait $server
 	[ $rc = 0 ] && sed -n 's/.*"echoes_per_s":\([0-9.]*\).*/\1/p' "$out"
@@ -81,14 +97,15 @@ netrx_runs() {
 	awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) n += $i } END { print n + 0 }' /proc/softirqs
 }
 
-# run_items CONFIG ROUND - items 1-3 (the TEE item only under a, b and d),
+# run_items CONFIG ROUND - the items of $BENCH_ITEMS (default handshake,
+# packets and tee; the TEE item only under a, b and d),
 # a "rate ITEM CONFIG ROUND PER_SECOND" and a "span ITEM CONFIG ROUND
 # FIRST_MARK LAST_MARK UNITS NETRX_RUNS" line each (NETRX_RUNS: the NET_RX
 # runs of the whole run, its start and end included: how the guest batched
 # the packets); $marks counts the markers so far
 run_items() {
 	local c=$1 r=$2 item rate runs
-	for item in handshake packets tee; do
+	for item in ${BENCH_ITEMS:-handshake packets tee}; do
 		[ "$item" = tee ] && [ "$c" != a ] && [ "$c" != b ] && [ "$c" != d ] && continue
 		runs=$(netrx_runs)
 		rate=$(LAB_INSN_MARK=1 "run_$item") || rate=

@@ -6,9 +6,11 @@
 # addresses to them.
 #
 # Usage: profile-guest.sh ROUNDS CONNECTIONS PACKET_SECONDS INVOKES CONFIGS
-#                         [SETTLE_SECONDS [PACKET_WINDOW]]
+#                         [SETTLE_SECONDS [PACKET_WINDOW [ITEMS [BURST]]]]
 #   CONFIGS  configurations of configs.sh, e.g. "a b" (the TEE item runs
 #            under a, b and d only)
+#   ITEMS    the items of items.sh (default "handshake packets tee"; burst:
+#            udpbench's bursts of BURST datagrams)
 #
 # Results go to stdout, one per line (as bench/guest.sh's):
 #   rate ITEM CONFIG ROUND PER_SECOND
@@ -31,6 +33,8 @@ invokes=$4
 configs=$5
 SETTLE_SECONDS=${6:-5}
 packet_window=${7:-64}
+BENCH_ITEMS=${8:-handshake packets tee}
+packet_burst=${9:-8}
 marks=0
 
 # save_symbols WHAT FILE - the text symbols of the kernel (WHAT kernel) or of
@@ -49,7 +53,10 @@ save_symbols kernel kallsyms.kernel || exit 1
 # blocks, 2,000 instructions a handshake of a 1000-handshake run), as
 # bench/guest.sh's memory item does for bench/run.
 progress "warm-up"
-lab_run soft "$conns" 10 >&2 || exit 1
+case " $BENCH_ITEMS " in
+*" handshake "*) lab_run soft "$conns" 10 >&2 || exit 1 ;;
+*) run_packets >/dev/null || exit 1 ;;
+esac
 echo "symbols kernel kallsyms.kernel"
 for r in $(seq "$rounds"); do
 	for c in $configs; do

@@ -10,7 +10,7 @@
  *
  * usage: udpbench echo --listen ADDR:PORT [--timeout SEC] [--ready-file PATH]
  *        udpbench send --to ADDR:PORT [--seconds SEC] [--window N]
- *                      [--size BYTES] [--json]
+ *                      [--burst] [--size BYTES] [--json]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -39,7 +39,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: udpbench echo --listen ADDR:PORT [--timeout SEC] [--ready-file PATH]\n"
 "       udpbench send --to ADDR:PORT [--seconds SEC] [--window N]\n"
-"                     [--size BYTES] [--json]\n"
+"                     [--burst] [--size BYTES] [--json]\n"
 "\n"
 "echo sends every UDP datagram that reaches ADDR:PORT (or [IPV6]:PORT)\n"
 "back to its sender, until SIGINT/SIGTERM or SEC seconds (default 3600).\n"
@@ -48,8 +48,11 @@ static void usage(FILE *f)
 "send keeps N datagrams (default 64) of BYTES bytes (default 18: 64-byte\n"
 "Ethernet frames) in flight to an echo server for SEC seconds (default 5),\n"
 "sending one for each echo; after %d ms without an echo it sends the\n"
-"window again (counted as a stall). It prints the echoes, their rate, the\n"
-"datagrams sent and the stalls. Exit status 1 if no echo came back.\n",
+"window again (counted as a stall). --burst sends the N datagrams at once\n"
+"and the next N only when all of them came back (a fixed batch of packets\n"
+"for each NET_RX run, where the emulated NICs let it). It prints the\n"
+"echoes, their rate, the datagrams sent and the stalls. Exit status 1 if\n"
+"no echo came back.\n",
 		STALL_MS);
 }
 
@@ -184,6 +187,7 @@ static int send_main(int argc, char **argv)
 		{ "window", required_argument, NULL, 'w' },
 		{ "size", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "burst", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static char payload[MAX_SIZE], buf[BATCH][MAX_SIZE];
@@ -191,10 +195,10 @@ static int send_main(int argc, char **argv)
 	struct iovec out_iov = { payload, 18 }, in_iov[BATCH];
 	unsigned long long sent = 0, echoes = 0, stalls = 0;
 	double seconds = 5, start, end, last, t, elapsed;
-	unsigned int window = 64, want;
+	unsigned int window = 64, want, rest = 0, k;
 	const char *to = NULL;
 	struct sockaddr_storage sa;
-	int fd, opt, i, n, json = 0;
+	int fd, opt, i, n, json = 0, burst = 0;
 	socklen_t len;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -213,6 +217,9 @@ static int send_main(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'B':
+			burst = 1;
 			break;
 		default:
 			usage(stderr);
@@ -241,18 +248,27 @@ static int send_main(int argc, char **argv)
 	while (!lab_stop && (t = lab_now()) < end) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
-		/* Send what the window allows, a batch at a time. */
-		while (want) {
-			n = sendmmsg(fd, out, want < BATCH ? want : BATCH, 0);
+		/*
+		 * Send what the window allows, a batch at a time; with
+		 * --burst, a whole window once all of the last came back.
+		 */
+		if (burst && !rest && want >= window)
+			rest = window;
+		while (burst ? rest : want) {
+			k = burst ? rest : want;
+			n = sendmmsg(fd, out, k < BATCH ? k : BATCH, 0);
 			if (n <= 0)
 				break;	/* a full queue: the echoes will free it */
 			sent += n;
 			want -= n;
+			if (burst)
+				rest -= n;
 		}
 		if (t - last > STALL_MS / 1e3) {
 			/* Lost datagrams shrink the window: start it anew. */
 			stalls++;
 			want = window;
+			rest = 0;
 			last = t;
 			continue;
 		}
@@ -269,11 +285,12 @@ static int send_main(int argc, char **argv)
 	insn_mark();
 	close(fd);
 	if (json)
-		printf("{\"echoes\":%llu,\"seconds\":%.6f,\"echoes_per_s\":%.1f,\"sent\":%llu,\"window\":%u,\"stalls\":%llu}\n",
-		       echoes, elapsed, echoes / elapsed, sent, window, stalls);
+		printf("{\"echoes\":%llu,\"seconds\":%.6f,\"echoes_per_s\":%.1f,\"sent\":%llu,\"window\":%u,\"burst\":%s,\"stalls\":%llu}\n",
+		       echoes, elapsed, echoes / elapsed, sent, window,
+		       burst ? "true" : "false", stalls);
 	else
-		printf("echoes %llu\nseconds %.6f\nechoes_per_s %.1f\nsent %llu\nwindow %u\nstalls %llu\n",
-		       echoes, elapsed, echoes / elapsed, sent, window, stalls);
+		printf("echoes %llu\nseconds %.6f\nechoes_per_s %.1f\nsent %llu\nwindow %u\nburst %d\nstalls %llu\n",
+		       echoes, elapsed, echoes / elapsed, sent, window, burst, stalls);
 	return echoes ? 0 : 1;
 }
 

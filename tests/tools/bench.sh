@@ -96,12 +96,34 @@ run_bench() {
 		done
 	done
 	tap_result $bad "bench/run and bench/profile refuse -w 0, 00, 4097 and x"
+	# bench/profile's bursts: 2 to 64 datagrams, the packet item one at a
+	# time beside them
+	bad=0
+	for w in "-B 1" "-B 65" "-B x" "-B 8 -w 64" "-B 8 -I tee"; do
+		# shellcheck disable=SC2086 # the option and its value
+		if "$top/bench/profile" $w >"$results/bench-w.out" 2>&1 ||
+			! grep -q -- '-B' "$results/bench-w.out"; then
+			echo "# bench/profile $w: $(head -n 1 "$results/bench-w.out")"
+			bad=1
+		fi
+	done
+	tap_result $bad "bench/profile refuses -B 1, 65 and x, a burst beside -w 64, a burst without the packet item"
+	# bench/profile's items: handshake, packets and tee, each once
+	bad=0
+	for w in x "packets x" "packets packets" ""; do
+		if "$top/bench/profile" -I "$w" >"$results/bench-w.out" 2>&1 ||
+			! grep -q -- '-I' "$results/bench-w.out"; then
+			echo "# bench/profile -I '$w': $(head -n 1 "$results/bench-w.out")"
+			bad=1
+		fi
+	done
+	tap_result $bad "bench/profile refuses -I x, an item twice and no item"
 	# -h describes every option each command takes
 	local opt bad=0
 	for opt in -k -r -n -p -w -i -m -f -T -c -a --quick --json; do
 		"$top/bench/run" -h | grep -q -- "^  $opt " || { echo "# bench/run -h: no $opt"; bad=1; }
 	done
-	for opt in -k -r -n -p -w -i -C -t --quick; do
+	for opt in -k -r -n -p -w -B -i -I -C -t --quick; do
 		"$top/bench/profile" -h | grep -q -- "^  $opt " || { echo "# bench/profile -h: no $opt"; bad=1; }
 	done
 	tap_result $bad "bench/run -h and bench/profile -h describe every option"
@@ -110,12 +132,26 @@ run_bench() {
 	# count (profile.py checks), and finds teeprobe.ko's code under (b)
 	# alone, so that its addresses were mapped to the module's symbols.
 	# Its packet stream keeps one datagram in flight (bench/run's keeps
-	# 64), so that both ways of running item 2 are kept from rotting. No
+	# 64), so that both ways of running item 2 are kept from rotting, and
+	# runs again in bursts of 32 (-B 32, as make bench: bursts of 4 batch
+	# too little for the split to be well posed), whose split of (b)'s
+	# cost per NET_RX run and per packet must find a cost per run (its
+	# instructions, not its time) and teeprobe's four NET_RX hooks among
+	# the functions (a) never ran. No
 	# item's measured interval may hold a clone or fork: the load programs
 	# start their threads before it (hsbench's client, 10 threads, did
 	# not, and each run's count held their stacks' page zeroing).
-	local name="bench/profile --quick -w 1 maps every item's instructions, teeprobe.ko's under (b) alone, no clone or fork in a measured interval"
-	if "$top/bench/profile" --quick -w 1 >"$results/profile.txt" 2>"$results/profile.err" &&
+	local name="bench/profile --quick -B 32 maps every item's instructions, teeprobe.ko's under (b) alone, its NET_RX hooks per run, no clone or fork in a measured interval"
+	if "$top/bench/profile" --quick -B 32 >"$results/profile.txt" 2>"$results/profile.err" &&
+		awk '$1 == "(b)" && $2 == "per" && $3 == "NET_RX" && $4 == "run" && $5 > 0 { per_run = 1 }
+			/^  \(b\) one datagram at a time: / { hooks = 1; next }
+			/^  \([a-f]\) / && !/^  \([a-f]\) (per|call)/ { hooks = 0 }
+			hooks && $2 == "[teeprobe]" && $1 ~ /^netrx_(softirq_(raise|entry|exit)|napi_poll)$/ && $4 > 0 {
+				if (!($1 in hook))
+					nhooks++
+				hook[$1] = 1
+			}
+			END { exit !(per_run && nhooks == 4) }' "$results/profile.txt" &&
 		awk '/^[a-z]+: instructions per / { item = $1 }
 			$1 == "teeprobe.ko" && $2 == 0 && $3 > 0 { ok[item] = 1 }
 			/clone\/fork system calls in the measured intervals:/ {
