@@ -114,15 +114,15 @@ static void window_current_is_no_roll(struct kunit *test)
 	static const u64 at[] = { 1210, 1250, 1300, 1299, 1400, 5555, 5556 };
 	static const u64 len[] = { 100, 100, 100, 100, 100, 100, 1000 };
 	struct teeprobe_window w = {}, closed;
-	bool was_open, current, closes;
+	bool was_open, now_in, closes;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(at); i++) {
 		was_open = w.open;
-		current = teeprobe_window_current(&w, at[i] * MS, len[i] * MS);
+		now_in = teeprobe_window_current(&w, at[i] * MS, len[i] * MS);
 		closes = teeprobe_window_roll(&w, at[i] * MS, len[i] * MS,
 					      &closed);
-		KUNIT_EXPECT_EQ(test, current, was_open && !closes);
+		KUNIT_EXPECT_EQ(test, now_in, was_open && !closes);
 		KUNIT_EXPECT_TRUE(test, teeprobe_window_current(&w, at[i] * MS,
 								len[i] * MS));
 	}
