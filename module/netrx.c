@@ -49,7 +49,7 @@
 #include "trace.h"
 #include "window.h"
 
-/* napi instances a run remembers the last poll of (the packet waits) */
+/* napi instances a CPU remembers the interrupt of (the packet waits) */
 #define TEEPROBE_NETRX_POLLED		4
 
 struct teeprobe_netrx_cpu {
@@ -73,15 +73,10 @@ struct teeprobe_netrx_cpu {
 	u64 run_packets;
 	bool run_ksoftirqd;
 	bool run_reraised;
-	/* the napi instances this run has polled, and when each poll ended */
-	unsigned int npolled;
-	struct {
-		unsigned int napi_id;
-		u64 end_ns;
-	} polled[TEEPROBE_NETRX_POLLED];
 	/*
-	 * napi instances an interrupt scheduled, and when (0: polled since):
-	 * their packets wait from then, whatever other raise the run serves
+	 * napi instances an interrupt scheduled, and when (0: a poll took
+	 * every packet there was since): their packets wait from then,
+	 * whatever other raise the run serves
 	 */
 	struct {
 		unsigned int napi_id;
@@ -135,18 +130,28 @@ static noinline void netrx_close(struct teeprobe_netrx_cpu *st,
 	memset(&st->win_delay, 0, sizeof(st->win_delay));
 }
 
-/*
- * netrx_this_cpu - this CPU's state, its window rolled to @now.
- * Interrupts are disabled. Inline: a probe calls it once or twice a run.
- */
-static __always_inline struct teeprobe_netrx_cpu *netrx_this_cpu(u64 now)
+/* netrx_roll - close this CPU's window and open the one holding @now */
+static noinline void netrx_roll(struct teeprobe_netrx_cpu *st, u64 now)
 {
-	struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	struct teeprobe_window closed;
 
 	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
 				 &closed))
 		netrx_close(st, &closed);
+}
+
+/*
+ * netrx_this_cpu - this CPU's state, its window rolled to @now.
+ * Interrupts are disabled. Inline, and its roll out of line (with the
+ * closed window's copy on its stack): a probe calls it once or twice a run.
+ */
+static __always_inline struct teeprobe_netrx_cpu *netrx_this_cpu(u64 now)
+{
+	struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
+
+	if (unlikely(!teeprobe_window_current(&st->window, now,
+					      teeprobe_window_len_ns())))
+		netrx_roll(st, now);
 	return st;
 }
 
@@ -209,16 +214,19 @@ static u64 netrx_sched_of(const struct teeprobe_netrx_cpu *st, unsigned int id)
 	return 0;
 }
 
-/* netrx_softirq_raise - NET_RX was raised (hard irq, or NET_RX itself) */
+/*
+ * netrx_softirq_raise - NET_RX was raised (hard irq, or NET_RX itself).
+ * Interrupts are off: __raise_softirq_irqoff() is the tracepoint's only
+ * caller, and every path to it disables them (raise_softirq() does).
+ */
 static void netrx_softirq_raise(void *data, unsigned int vec_nr)
 {
 	struct teeprobe_netrx_cpu *st;
-	unsigned long flags;
 	u64 now = 0;
 
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
-	local_irq_save(flags);
+	lockdep_assert_irqs_disabled();
 	st = this_cpu_ptr(netrx_cpu);
 	/*
 	 * Only the first raise before a run starts the clock: the others (an
@@ -237,7 +245,6 @@ static void netrx_softirq_raise(void *data, unsigned int vec_nr)
 	/* Raised from inside our own run, not by an interrupt: work left. */
 	if (st->entry_ns && in_serving_softirq() && !in_hardirq())
 		st->run_reraised = true;
-	local_irq_restore(flags);
 }
 
 /* netrx_softirq_entry - net_rx_action starts on this CPU */
@@ -255,7 +262,6 @@ static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 	st->total.runs++;
 	st->entry_ns = now ? now : 1;
 	st->run_packets = 0;
-	st->npolled = 0;
 	st->run_reraised = false;
 	st->run_ksoftirqd = is_ksoftirqd(current);
 	st->run_delay_ns = -1;
@@ -314,28 +320,24 @@ out:
 }
 
 /*
- * netrx_polled - remember when this run's poll of napi @id ended: a packet
- * of that napi handled later in the run came after it (the poll took all
- * the packets there were), not at the run's raise
+ * netrx_served - a poll of napi @id took fewer packets than its budget:
+ * every packet there was. A packet of a later poll came after it, and the
+ * interrupt that schedules the napi again says when (no clock read here).
+ * A poll that used its whole budget left packets behind, which still wait
+ * from the interrupt it served. (An interrupt between the driver's
+ * napi_complete_done() and this hook is forgotten: that napi's next
+ * packets then wait from the raise their run serves, an upper bound.)
  */
-static void netrx_polled(struct teeprobe_netrx_cpu *st, unsigned int id)
+static void netrx_served(struct teeprobe_netrx_cpu *st, unsigned int id)
 {
-	u64 now = teeprobe_now_ns();
 	unsigned int i;
 
-	for (i = 0; i < TEEPROBE_NETRX_POLLED; i++)
-		if (st->sched[i].napi_id == id)
-			st->sched[i].sched_ns = 0;	/* its interrupt is served */
-	for (i = 0; i < st->npolled; i++)
-		if (st->polled[i].napi_id == id)
-			break;
-	if (i == st->npolled) {
-		if (i == TEEPROBE_NETRX_POLLED)
-			return;		/* more napis than kept: the run's raise */
-		st->polled[i].napi_id = id;
-		st->npolled++;
+	for (i = 0; i < TEEPROBE_NETRX_POLLED; i++) {
+		if (st->sched[i].napi_id == id) {	/* its one entry */
+			st->sched[i].sched_ns = 0;
+			return;
+		}
 	}
-	st->polled[i].end_ns = now;
 }
 
 /* netrx_napi_poll - one napi instance was polled and did @work packets */
@@ -355,15 +357,10 @@ static void netrx_napi_poll(void *data, struct napi_struct *napi, int work,
 	st->total.packets += packets;
 	if (budget > 0 && work >= budget)
 		st->total.budget_full++;
-	if (st->entry_ns) {
+	else if (napi->napi_id)	/* without an id: no wait is asked of it */
+		netrx_served(st, napi->napi_id);
+	if (st->entry_ns)
 		st->run_packets += packets;
-		/*
-		 * A napi without an id (a transmit completion's: no busy poll)
-		 * hands no packet a wait is asked of: nothing to remember.
-		 */
-		if (napi->napi_id)
-			netrx_polled(st, napi->napi_id);
-	}
 	local_irq_restore(flags);
 }
 
@@ -372,9 +369,9 @@ static void netrx_napi_poll(void *data, struct napi_struct *napi, int work,
  * this CPU's NET_RX run hands to its protocol now waited for NET_RX: from
  * when it is known to have been there to @now, the packets the poll took
  * before it included (they held it back as much as a late poll would).
- * It was there since an earlier poll of its napi in this run ended, which
- * took every packet there was; else since the NIC's interrupt scheduled
- * its napi; else (an interrupt teeprobe did not see) since the raise the
+ * It was there since the NIC's interrupt scheduled its napi (a poll that
+ * took every packet there was ends that: the next interrupt starts it
+ * again); else (an interrupt teeprobe did not see) since the raise the
  * run serves. A packet that came while its napi was already scheduled
  * came later than that: without a timestamp from the NIC no one knows
  * when, and the wait is an upper bound. 0 when no NET_RX run is in
@@ -387,13 +384,9 @@ u64 teeprobe_netrx_packet_wait_ns(u64 now, unsigned int napi_id)
 	const struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	u64 entry = READ_ONCE(st->entry_ns), sched;
 	s64 delay = READ_ONCE(st->run_delay_ns);
-	unsigned int i;
 
 	if (!entry || !in_serving_softirq())
 		return 0;
-	for (i = 0; napi_id && i < st->npolled; i++)
-		if (st->polled[i].napi_id == napi_id)
-			return teeprobe_ns_delta(st->polled[i].end_ns, now);
 	sched = netrx_sched_of(st, napi_id);
 	if (sched)
 		return teeprobe_ns_delta(sched, now);

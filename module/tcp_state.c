@@ -139,15 +139,27 @@ static void tcp_window_close(struct teeprobe_tcp_cpu *st, const struct teeprobe_
 	memset(&st->win, 0, sizeof(st->win));
 }
 
-/* tcp_this_cpu - this CPU's state, its window rolled to @now; irqs off */
-static struct teeprobe_tcp_cpu *tcp_this_cpu(u64 now)
+/* tcp_roll - close this CPU's window and open the one holding @now */
+static noinline void tcp_roll(struct teeprobe_tcp_cpu *st, u64 now)
 {
-	struct teeprobe_tcp_cpu *st = this_cpu_ptr(teeprobe_tcp_percpu);
 	struct teeprobe_window closed;
 
 	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
 				 &closed))
 		tcp_window_close(st, &closed);
+}
+
+/*
+ * tcp_this_cpu - this CPU's state, its window rolled to @now; irqs off.
+ * The roll, once a window, out of line.
+ */
+static struct teeprobe_tcp_cpu *tcp_this_cpu(u64 now)
+{
+	struct teeprobe_tcp_cpu *st = this_cpu_ptr(teeprobe_tcp_percpu);
+
+	if (unlikely(!teeprobe_window_current(&st->window, now,
+					      teeprobe_window_len_ns())))
+		tcp_roll(st, now);
 	return st;
 }
 

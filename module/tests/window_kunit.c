@@ -104,7 +104,34 @@ static void window_flush_with_zero_length_closes_any_open(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, closed.start_ns, 1200 * MS);
 }
 
+/*
+ * window_current_is_no_roll - the probes' inline test agrees with the roll
+ * at every edge: none open, inside, the last ns, the boundary, older, a
+ * new length
+ */
+static void window_current_is_no_roll(struct kunit *test)
+{
+	static const u64 at[] = { 1210, 1250, 1300, 1299, 1400, 5555, 5556 };
+	static const u64 len[] = { 100, 100, 100, 100, 100, 100, 1000 };
+	struct teeprobe_window w = {}, closed;
+	bool was_open, now_in, closes;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		was_open = w.open;
+		now_in = teeprobe_window_current(&w, at[i] * MS, len[i] * MS);
+		closes = teeprobe_window_roll(&w, at[i] * MS, len[i] * MS,
+					      &closed);
+		KUNIT_EXPECT_EQ(test, now_in, was_open && !closes);
+		KUNIT_EXPECT_TRUE(test, teeprobe_window_current(&w, at[i] * MS,
+								len[i] * MS));
+	}
+	KUNIT_EXPECT_TRUE(test, teeprobe_window_current(&w, 5999 * MS, 1000 * MS));
+	KUNIT_EXPECT_FALSE(test, teeprobe_window_current(&w, 6000 * MS, 1000 * MS));
+}
+
 static struct kunit_case teeprobe_window_cases[] = {
+	KUNIT_CASE(window_current_is_no_roll),
 	KUNIT_CASE(window_first_event_opens_aligned_window),
 	KUNIT_CASE(window_events_inside_do_not_roll),
 	KUNIT_CASE(window_boundary_closes_previous),
