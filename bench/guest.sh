@@ -40,6 +40,8 @@ bench_dir=$(cd "$(dirname "$0")" && pwd)
 . "$bench_dir/../lab/lab.sh"
 . "$bench_dir/configs.sh"
 . "$bench_dir/items.sh"
+# the debugfs tables read by their columns' names: tp_col, tp_sum, tp_key
+. "$bench_dir/../tests/lib/debugfs.sh"
 
 repeats=${1:-5}
 conns=${2:-2000}
@@ -80,9 +82,7 @@ memory_stage() {
 }
 
 # table_field NAME - tcp_stats' "# table_NAME VALUE" line
-table_field() {
-	awk -v k="table_$1" '$1 == "#" && $2 == k && NF == 3 { print $3 }' "$DEBUGFS/tcp_stats"
-}
+table_field() { tp_key tcp_stats "table_$1"; }
 
 # bench_memory - item 4: what teeprobe.ko holds after load, after a
 # MEMORY_CONNECTIONS run and under a SYN flood, each the kernel's accounting before
@@ -98,7 +98,7 @@ bench_memory() {
 		[ "$i" = "$MEMORY_LOADS" ] || rmmod teeprobe || return 1
 	done
 	echo "info tee_probes $(grep -vc '^#' "$DEBUGFS/tee_probes")"
-	echo "info percpu_bytes $(awk '$1 == "percpu_bytes" { print $2 }' "$DEBUGFS/memory")"
+	echo "info percpu_bytes $(tp_key memory percpu_bytes)"
 	lab_run soft "$mem_conns" 10 >&2 || return 1
 	memory_stage connections
 	rmmod teeprobe || return 1
@@ -107,8 +107,7 @@ bench_memory() {
 	lab_flood_listener "$FLOOD_PORT" || return 1
 	lab_synflood "$FLOOD_PORT" "$syns" >&2 || return 1
 	sleep 1
-	untracked=$(awk '/^# cpu port/ { for (i = 3; i <= NF; i++) n[$i] = i - 1 }
-		$1 == "all" { u += $(n["untracked"]) } END { print u + 0 }' "$DEBUGFS/tcp_stats")
+	untracked=$(tp_sum tcp_stats untracked all)
 	echo "flood syns $syns table_size $(table_field size) in_use $(table_field in_use) full $(table_field full) untracked $untracked"
 	memory_stage flood
 	rmmod teeprobe || return 1

@@ -39,6 +39,9 @@ def main():
     hist, label, events = sys.argv[1:4]
     sub_bits = unit = None
     counts = {}
+    # the columns by their names in the header, the last "#" line before
+    # the first row (tests/lib/debugfs.sh)
+    header = cols = None
     with open(hist) as f:
         for line in f:
             w = line.split()
@@ -46,8 +49,16 @@ def main():
                 sub_bits = int(w[2])
             elif len(w) == 3 and w[:2] == ["#", "hist_unit_shift"]:
                 unit = int(w[2])
-            elif w and w[0] == label:
-                counts[int(w[1])] = int(w[-1])
+            elif w and w[0] == "#":
+                if cols is None:
+                    header = w[1:]
+            elif w:
+                if cols is None:
+                    if not header or "bucket_low_ns" not in header or "all" not in header:
+                        sys.exit("histpct: %s has no header naming bucket_low_ns and all" % hist)
+                    cols = header.index("bucket_low_ns"), header.index("all")
+                if w[0] == label:
+                    counts[int(w[cols[0]])] = int(w[cols[1]])
     if sub_bits is None or unit is None:
         sys.exit("histpct: %s has no \"# hist_sub_bits\" or \"# hist_unit_shift\" line" % hist)
     pattern = re.compile(r"teeprobe_tee_ioctl_exit: *cmd=%s duration_ns=(\d+)"

@@ -14,6 +14,8 @@ STEP_TIMEOUT=${STEP_TIMEOUT:-60}
 export top TP_MODULES TEEPROBE DEBUGFS TRACEFS
 # the lab's helpers, lab_wait among them
 . "$top/lab/lab.sh"
+# the debugfs tables read by their columns' names: tp_col, tp_sum, tp_key
+. "$top/tests/lib/debugfs.sh"
 tap_n=0
 tap_failed=0
 tap_last=$SECONDS

@@ -11,15 +11,11 @@ ko=$TP_MODULES/module/teeprobe.ko
 conns=${TP_LAB_CONNECTIONS:-200}
 [ "$TP_KERNEL" = lab ] && conns=${TP_LAB_CONNECTIONS:-40}
 
-# tee_stat CMD FIELD - a field of the "all CMD ..." line of tee_stats
-tee_stat() {
-	awk -v c="$1" -v f="$2" '
-	/^# cpu / { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
-	$1 == "all" && $2 == c { v = $(col[f]) }
-	END { printf "%.0f\n", v }' $DEBUGFS/tee_stats
-}
-# probe_field SYMBOL N - field N of a line of tee_probes
-probe_field() { awk -v s="$1" -v n="$2" '$1 == s { print $n }' $DEBUGFS/tee_probes; }
+# tee_stat CMD COLUMN - a column of the "all CMD ..." line of tee_stats (0
+# without one)
+tee_stat() { tp_sum tee_stats "$2" all "$1"; }
+# probe_field SYMBOL COLUMN - a column of SYMBOL's line of tee_probes
+probe_field() { tp_col tee_probes "$2" "$1"; }
 reset_all() { echo 1 >$DEBUGFS/reset && echo 1 >/sys/kernel/debug/teesim/reset; }
 
 # --- parameters -------------------------------------------------------------
@@ -43,25 +39,25 @@ fi
 check "teeprobe loads with a symbol that does not exist" \
 	insmod "$ko" preset=custom ioctl_symbol=no_such_function_here
 check_eq "... and shows it as not found" "not-found -2" \
-	"$(probe_field no_such_function_here 3) $(probe_field no_such_function_here 4)"
+	"$(probe_field no_such_function_here state) $(probe_field no_such_function_here error)"
 check "... with a message in dmesg" sh -c "dmesg | grep -q 'no_such_function_here not found'"
 check "rmmod teeprobe" rmmod teeprobe
 
 # --- attaching, also to a TEE module loaded later -----------------------------
 check "insmod teeprobe.ko (preset tee)" insmod "$ko"
 if [ -d /sys/class/tee ]; then
-	check_eq "tee_ioctl of the built-in TEE core is probed at once" attached "$(probe_field tee_ioctl 3)"
+	check_eq "tee_ioctl of the built-in TEE core is probed at once" attached "$(probe_field tee_ioctl state)"
 else
-	check_eq "tee_ioctl is not there before the TEE core loads" not-found "$(probe_field tee_ioctl 3)"
+	check_eq "tee_ioctl is not there before the TEE core loads" not-found "$(probe_field tee_ioctl state)"
 fi
 check_eq "teesim's wait function is not there before teesim loads" not-found \
-	"$(probe_field teesim_wait_for_secure_thread 3)"
+	"$(probe_field teesim_wait_for_secure_thread state)"
 check "the TEE core and teesim load after teeprobe" lab_load secure_threads=1
-check_eq "tee_ioctl is probed once the TEE core is there" attached "$(probe_field tee_ioctl 3)"
+check_eq "tee_ioctl is probed once the TEE core is there" attached "$(probe_field tee_ioctl state)"
 check_eq "teesim_wait_for_secure_thread is probed once teesim loads" attached \
-	"$(probe_field teesim_wait_for_secure_thread 3)"
+	"$(probe_field teesim_wait_for_secure_thread state)"
 check_eq "... and teesim_run_secure, its entry into the secure world (role secure)" \
-	"attached secure" "$(probe_field teesim_run_secure 3) $(probe_field teesim_run_secure 2)"
+	"attached secure" "$(probe_field teesim_run_secure state) $(probe_field teesim_run_secure role)"
 check "teeprobe check lists the attached probes" \
 	sh -c "'$TEEPROBE' check | grep -qx 'tee probe: tee_ioctl (ioctl) attached'"
 
@@ -81,14 +77,14 @@ for mode in hard-temp hard-reg; do
 		"$(kv "$srv" ioctl_open_session) $(kv "$srv" ioctl_close_session)" \
 		"$(tee_stat OPEN_SESSION calls) $(kv "$ts" close_session)"
 	check_eq "$mode: shared-memory releases = hsbench's closes" \
-		"$(kv "$srv" ioctl_shm_close)" "$(probe_field tee_shm_fop_release 6)"
+		"$(kv "$srv" ioctl_shm_close)" "$(probe_field tee_shm_fop_release calls)"
 	check_eq "$mode: no failed INVOKE" 0 "$(tee_stat INVOKE errors)"
 	check_eq "$mode: the kretprobes missed no call" "0 0" \
-		"$(probe_field tee_ioctl 5) $(probe_field teesim_wait_for_secure_thread 5)"
+		"$(probe_field tee_ioctl nmissed) $(probe_field teesim_wait_for_secure_thread nmissed)"
 	check "$mode: callers waited for the one secure thread" \
 		test "$(tee_stat INVOKE queue_wait_ns)" -gt 0
-	wait_probe=$(probe_field teesim_wait_for_secure_thread 6)
-	wait_probe_ns=$(probe_field teesim_wait_for_secure_thread 7)
+	wait_probe=$(probe_field teesim_wait_for_secure_thread calls)
+	wait_probe_ns=$(probe_field teesim_wait_for_secure_thread total_ns)
 	waits_sim=$(kv "$ts" thread_waits)
 	wait_sim=$(kv "$ts" thread_wait_ns)
 	# teesim reads its clock before the call and after its return, so the
@@ -102,7 +98,7 @@ for mode in hard-temp hard-reg; do
 	# one entry per secure call: those of the ioctls charged to them, the
 	# releases' (in close()) counted by the probe alone
 	check_eq "$mode: entries into the secure world: teeprobe's probe = teesim's secure calls" \
-		"$(kv "$ts" secure_calls)" "$(probe_field teesim_run_secure 6)"
+		"$(kv "$ts" secure_calls)" "$(probe_field teesim_run_secure calls)"
 	check_eq "$mode: ... one per INVOKE and per SHM_REGISTER, charged to the ioctl = teesim's counts" \
 		"$(kv "$ts" invoke) $(kv "$ts" shm_register)" \
 		"$(tee_stat INVOKE secure_entries) $(tee_stat SHM_REGISTER secure_entries)"
@@ -140,7 +136,7 @@ check "pid_filter takes the next process" \
 	sh -c 'echo $$ > '$DEBUGFS'/pid_filter && exec "$0" loop 10 >/dev/null' "$TEECLIENT"
 check_eq "its calls are counted exactly" "1 10 1" \
 	"$(tee_stat OPEN_SESSION calls) $(tee_stat INVOKE calls) $(tee_stat CLOSE_SESSION calls)"
-check "tee_threads shows its thread" sh -c "grep -q ' teeclient 1[0-9] ' $DEBUGFS/tee_threads"
+check "tee_threads shows its thread" bash -c "tp_col tee_threads comm,calls | grep -qx 'teeclient 1[0-9]'"
 check "pid_filter 0 follows everyone again" write_file $DEBUGFS/pid_filter 0
 check_eq "pid_filter reads all" all "$(cat $DEBUGFS/pid_filter)"
 
@@ -179,10 +175,10 @@ optimize_was=$(cat "$optimize" 2>/dev/null)
 [ -n "$optimize_was" ] && echo 0 >"$optimize"
 check "insmod teeprobe preset=custom on the stand-in's names" insmod "$ko" preset=custom \
 	ioctl_symbol=tc_client_ioctl wait_symbols=tc_ns_smc
-check_eq "tc_client_ioctl is not there yet" not-found "$(probe_field tc_client_ioctl 3)"
+check_eq "tc_client_ioctl is not there yet" not-found "$(probe_field tc_client_ioctl state)"
 check "the stand-in loads" insmod "$TP_MODULES/tests/tzstub/tzstub.ko"
 check_eq "tc_client_ioctl and tc_ns_smc (both notrace) are probed" "attached attached" \
-	"$(probe_field tc_client_ioctl 3) $(probe_field tc_ns_smc 3)"
+	"$(probe_field tc_client_ioctl state) $(probe_field tc_ns_smc state)"
 check "open, 5 commands and close on /dev/tc_ns_client" perl -e '
 	open(my $f, "+<", "/dev/tc_ns_client") or die "open: $!";
 	my $b = "\0" x 64;
@@ -192,11 +188,11 @@ check "open, 5 commands and close on /dev/tc_ns_client" perl -e '
 check_eq "TZ_SES_OPEN, TZ_SEND_CMD, TZ_SES_CLOSE = the stand-in's counts" \
 	"$(cat /sys/module/tzstub/parameters/opens) $(cat /sys/module/tzstub/parameters/send_cmds) $(cat /sys/module/tzstub/parameters/closes)" \
 	"$(tee_stat TZ_SES_OPEN calls) $(tee_stat TZ_SEND_CMD calls) $(tee_stat TZ_SES_CLOSE calls)"
-check_eq "every command went through the probed wait" 7 "$(probe_field tc_ns_smc 6)"
+check_eq "every command went through the probed wait" 7 "$(probe_field tc_ns_smc calls)"
 check "its time is charged as waiting" test "$(tee_stat TZ_SEND_CMD queue_wait_ns)" -gt 0
 check "the stand-in unloads" rmmod tzstub
 [ -n "$optimize_was" ] && echo "$optimize_was" >"$optimize"
-check_eq "its symbols are forgotten" not-found "$(probe_field tc_client_ioctl 3)"
+check_eq "its symbols are forgotten" not-found "$(probe_field tc_client_ioctl state)"
 check "rmmod teeprobe" rmmod teeprobe
 
 # --- histograms precise enough to compare -------------------------------------

@@ -44,17 +44,13 @@ export ref
 # TEE_IOC_SHM_REGISTER, _IOWR(0xa4, 9, 24 bytes), as a kprobe prints it
 ioc_shm_register=0xc018a409
 
-# tee_stat CMD FIELD - a field of the "all CMD ..." line of tee_stats
-tee_stat() {
-	awk -v c="$1" -v f="$2" '
-	/^# cpu / { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
-	$1 == "all" && $2 == c { v = $(col[f]) }
-	END { printf "%.0f\n", v }' $DEBUGFS/tee_stats
-}
+# tee_stat CMD COLUMN - a column of the "all CMD ..." line of tee_stats (0
+# without one)
+tee_stat() { tp_sum tee_stats "$2" all "$1"; }
 # tee_calls - TEE ioctls of every command
-tee_calls() { awk '$1 == "all" { n += $3 } END { printf "%.0f\n", n }' $DEBUGFS/tee_stats; }
-# probe_field SYMBOL N - field N of a line of tee_probes
-probe_field() { awk -v s="$1" -v n="$2" '$1 == s { print $n }' $DEBUGFS/tee_probes; }
+tee_calls() { tp_sum tee_stats calls all; }
+# probe_field SYMBOL COLUMN - a column of SYMBOL's line of tee_probes
+probe_field() { tp_col tee_probes "$2" "$1"; }
 
 # ref_start - the kernel's own view, in a tracefs instance of its own:
 # optee's tracepoints and kretprobe events, from now on
@@ -101,11 +97,13 @@ ref_stop() {
 	cat "$ref"/per_cpu/cpu*/stats >"$1.stats"
 	echo >"$ref/trace"
 }
-# ref_probe FILE SYMBOL N - field N of SYMBOL's tee_probes line over the
-# reference's own window (FILE.probes0 to FILE.probes1)
+# ref_probe FILE SYMBOL COLUMN - a column of SYMBOL's tee_probes line over
+# the reference's own window (FILE.probes0 to FILE.probes1)
 ref_probe() {
-	awk -v s="$2" -v n="$3" '$1 == s { v[FILENAME] = $n }
-	END { printf "%.0f\n", v[ARGV[2]] - v[ARGV[1]] }' "$1.probes0" "$1.probes1"
+	local a b
+
+	a=$(tp_sum "$1.probes0" "$3" "$2") && b=$(tp_sum "$1.probes1" "$3" "$2") &&
+		echo $((b - a))
 }
 # ref_count FILE EVENT [PATTERN] - the events named EVENT in FILE (and
 # matching PATTERN)
@@ -179,9 +177,9 @@ check_eq "the TA counts its own calls: 25 SM3 in one session" "ta_sm3 25 ta_sm4 
 check "insmod teeprobe.ko (preset tee)" insmod "$ko"
 for s in tee_ioctl optee_cq_wait_for_completion optee_smccc_smc optee_smccc_hvc \
 	tee_shm_register_user_buf tee_shm_fop_release; do
-	check_eq "$s is probed" attached "$(probe_field $s 3)"
+	check_eq "$s is probed" attached "$(probe_field $s state)"
 done
-check_eq "teesim's wait function is not there" not-found "$(probe_field teesim_wait_for_secure_thread 3)"
+check_eq "teesim's wait function is not there" not-found "$(probe_field teesim_wait_for_secure_thread state)"
 
 # --- counts: teeprobe = hsbench (libteec) = the TA = the kernel's events -----------
 for mode in hard-temp hard-reg; do
@@ -209,7 +207,7 @@ for mode in hard-temp hard-reg; do
 	check_eq "$mode: ... of which hsbench's = its own count (one per temporary memref, or per TEEC_RegisterSharedMemory)" \
 		"$(kv "$srv" ioctl_shm_register)" "$(ref_hsbench "$d/ref.txt" tee_ioctl_in "cmd=$ioc_shm_register")"
 	check_eq "$mode: shared-memory releases: teeprobe = the kernel's events" \
-		"$(ref_count "$d/ref.txt" shm_release)" "$(probe_field tee_shm_fop_release 6)"
+		"$(ref_count "$d/ref.txt" shm_release)" "$(probe_field tee_shm_fop_release calls)"
 	check_eq "$mode: ... of which hsbench's = its own count" \
 		"$(kv "$srv" ioctl_shm_close)" "$(ref_hsbench "$d/ref.txt" shm_release)"
 	echo "$mode: tee-supplicant's SHM_REGISTER calls (TA loading): $(($(tee_stat SHM_REGISTER calls) - $(kv "$srv" ioctl_shm_register)))" | diag
@@ -220,7 +218,7 @@ for mode in hard-temp hard-reg; do
 		"$(kv "$srv" crypto_calls) $(kv "$srv" ioctl_open_session) $(kv "$srv" ioctl_open_session) 0" \
 		"$(($(kv "$srv" ta_sm3) + $(kv "$srv" ta_sm4))) $(kv "$srv" ta_sessions) $(kv "$srv" ta_sessions_read) $(kv "$srv" ta_refused)"
 	check_eq "$mode: no failed INVOKE, no missed kretprobe" "0 0" \
-		"$(tee_stat INVOKE errors) $(probe_field tee_ioctl 5)"
+		"$(tee_stat INVOKE errors) $(probe_field tee_ioctl nmissed)"
 	check_eq "$mode: the reference lost no event" "" \
 		"$(awk '/^overrun:|^dropped events:/ && $NF != 0' "$d/ref.txt.stats")"
 	check_eq "$mode: TEE ioctls: teeprobe = kretprobe events on tee_ioctl" \
@@ -229,13 +227,13 @@ for mode in hard-temp hard-reg; do
 	n_smc=$(ref_count "$d/ref.txt" smc_call)
 	n_fast=$(ref_count "$d/ref.txt" smc_call 'a0=0x[89a-f]')
 	check_window "$mode: entries into the secure world: teeprobe = kprobe events on optee_smccc_smc" \
-		"$d/ref.txt" smc_call "$(ref_probe "$d/ref.txt" optee_smccc_smc 6)"
+		"$d/ref.txt" smc_call "$(ref_probe "$d/ref.txt" optee_smccc_smc calls)"
 	check_eq "$mode: ... whose standard calls = optee_invoke_fn_begin = _end ($n_fast fast calls apart)" \
 		"$((n_smc - n_fast)) $((n_smc - n_fast))" \
 		"$n_begin $(ref_count "$d/ref.txt" optee_invoke_fn_end)"
 	grep ' smc_call:' "$d/ref.txt" | grep -o 'a0=0x[0-9a-f]*' | sort | uniq -c | diag
 	ref_ns=$(ref_secure_ns "$d/ref.txt")
-	tp_ns=$(ref_probe "$d/ref.txt" optee_smccc_smc 7)
+	tp_ns=$(ref_probe "$d/ref.txt" optee_smccc_smc total_ns)
 	check "$mode: time in the secure world: teeprobe $tp_ns ns, the tracepoints $ref_ns ns (within 10 %)" \
 		awk -v a="$tp_ns" -v b="$ref_ns" 'BEGIN { exit !(b > 0 && a >= 0.9 * b && a <= 1.1 * b) }'
 	check "$mode: INVOKE's secure time is a part of its on-CPU time" \
@@ -245,11 +243,11 @@ for mode in hard-temp hard-reg; do
 	# 2 workers for OP-TEE's 2 secure threads may wait for none: the
 	# larger pool's runs below wait for sure, and are checked the same way
 	min_events=-1 check_window "$mode: waits in optee_cq_wait_for_completion: teeprobe = kretprobe events" \
-		"$d/ref.txt" cq_wait_ret "$(ref_probe "$d/ref.txt" optee_cq_wait_for_completion 6)"
+		"$d/ref.txt" cq_wait_ret "$(ref_probe "$d/ref.txt" optee_cq_wait_for_completion calls)"
 	{
 		echo "$mode: secure entries per INVOKE $(awk -v e="$(tee_stat INVOKE secure_entries)" -v n="$(tee_stat INVOKE calls)" 'BEGIN { printf "%.2f", e / n }'),"
 		echo "per SHM_REGISTER $(awk -v e="$(tee_stat SHM_REGISTER secure_entries)" -v n="$(tee_stat SHM_REGISTER calls)" 'BEGIN { printf "%.2f", n ? e / n : 0 }');"
-		echo "secure-thread waits $(probe_field optee_cq_wait_for_completion 6) ($(probe_field optee_cq_wait_for_completion 7) ns);"
+		echo "secure-thread waits $(probe_field optee_cq_wait_for_completion calls) ($(probe_field optee_cq_wait_for_completion total_ns) ns);"
 		echo "mean handshake $(sed -n 's/.*"handshake_us":{[^}]*"mean":\([0-9.]*\).*/\1/p' "$d/client.json") us"
 	} | tr '\n' ' ' | diag
 	echo | diag
@@ -276,7 +274,7 @@ if check "teeprobe record starts" wait_recording "$rec.log"; then
 	check_eq "xtest: TEE ioctls: teeprobe = kretprobe events on tee_ioctl" \
 		"$(ref_count "$LAB_OUT/xtest-ref.txt" tee_ioctl_ret)" "$(tee_calls)"
 	check_window "xtest: entries into the secure world: teeprobe = kprobe events on optee_smccc_smc" \
-		"$LAB_OUT/xtest-ref.txt" smc_call "$(ref_probe "$LAB_OUT/xtest-ref.txt" optee_smccc_smc 6)"
+		"$LAB_OUT/xtest-ref.txt" smc_call "$(ref_probe "$LAB_OUT/xtest-ref.txt" optee_smccc_smc calls)"
 	check_eq "xtest: ... whose standard calls = optee_invoke_fn_begin" \
 		"$(ref_count "$LAB_OUT/xtest-ref.txt" smc_call 'a0=0x[0-7]')" \
 		"$(ref_count "$LAB_OUT/xtest-ref.txt" optee_invoke_fn_begin)"
@@ -309,7 +307,7 @@ for mode in hard-temp hard-reg; do
 	ref_stop "$d/ref.txt"
 	# 8 workers for 2 secure threads: callers wait
 	check_window "$mode, larger pool: waits in optee_cq_wait_for_completion: teeprobe = kretprobe events" \
-		"$d/ref.txt" cq_wait_ret "$(ref_probe "$d/ref.txt" optee_cq_wait_for_completion 6)"
+		"$d/ref.txt" cq_wait_ret "$(ref_probe "$d/ref.txt" optee_cq_wait_for_completion calls)"
 done
 
 for d in "$LAB_OUT"/hard-*-$conns "$LAB_OUT"/large/hard-*-$large_conns; do

@@ -30,18 +30,12 @@ export ref
 # calls per thread, the scenarios' sizes (make stress: TP_TZ_SCALE=4)
 scale=${TP_TZ_SCALE:-1}
 
-# tee_stat CMD FIELD - a field of the "all CMD ..." line of tee_stats
-tee_stat() {
-	awk -v c="$1" -v f="$2" '
-	/^# cpu / { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
-	$1 == "all" && $2 == c { v = $(col[f]) }
-	END { printf "%.0f\n", v }' $DEBUGFS/tee_stats
-}
-# probe_field SYMBOL N - field N of SYMBOL's line of tee_probes (a clone's
-# suffix ignored)
-probe_field() {
-	awk -v s="$1" -v n="$2" '{ b = $1; sub(/\..*/, "", b) } b == s { print $n }' $DEBUGFS/tee_probes
-}
+# tee_stat CMD COLUMN - a column of the "all CMD ..." line of tee_stats (0
+# without one)
+tee_stat() { tp_sum tee_stats "$2" all "$1"; }
+# probe_field SYMBOL COLUMN - a column of SYMBOL's line of tee_probes (a
+# clone's suffix ignored: SYMBOL.constprop.0 is SYMBOL)
+probe_field() { tp_col tee_probes "$2" "$1(\\..*)?"; }
 # sim NAME - one of tzsim's counters
 sim() { kv /sys/kernel/debug/tzsim/stats "$1"; }
 # tzc FILE NAME - one of tzclient's counts
@@ -133,10 +127,10 @@ else
 	want_absent="tc_private_ioctl smc_req occupy_free_smc_in_entry fill_shared_mem_info"
 fi
 for s in $want_attached; do
-	check_eq "tzdriver $tzver: $s is probed" attached "$(probe_field $s 3)"
+	check_eq "tzdriver $tzver: $s is probed" attached "$(probe_field $s state)"
 done
 for s in $want_absent; do
-	check_eq "tzdriver $tzver: $s is absent from this version" absent "$(probe_field $s 3)"
+	check_eq "tzdriver $tzver: $s is absent from this version" absent "$(probe_field $s state)"
 done
 cat $DEBUGFS/tee_probes | diag
 check "teeprobe check: ready, each probe named" sh -c \
@@ -159,13 +153,13 @@ smc_probe=smc_req
 [ "$tzver" = newest ] || smc_probe=smp_smc_send
 if [ "$tzver" = newest ]; then
 	check_eq "entries into the secure world: teeprobe's smc_req = the secure side's SMCs" \
-		"$(sim smc)" "$(probe_field smc_req 6)"
+		"$(sim smc)" "$(probe_field smc_req calls)"
 else
 	check "SMC entries: smp_smc_send's calls (each one or more SMCs) = the secure side's, less its re-entries after preemption" \
-		test "$(probe_field smp_smc_send 6)" = "$(( $(sim smc) - $(sim exit_preempted) ))"
+		test "$(probe_field smp_smc_send calls)" = "$(( $(sim smc) - $(sim exit_preempted) ))"
 fi
 check_eq "no TZ_SEND_CMD failed, no kretprobe missed" "0 0" \
-	"$(tee_stat TZ_SEND_CMD errors) $(probe_field tc_client_ioctl 5)"
+	"$(tee_stat TZ_SEND_CMD errors) $(probe_field tc_client_ioctl nmissed)"
 check_eq "teecd's agents waiting in TZ_WAIT_EVENT are not followed (agents=0)" 0 "$(tee_stat TZ_WAIT_EVENT calls)"
 
 # --- each wait place against an independent measure ---------------------------------
@@ -183,7 +177,7 @@ check "session lock: 8 threads x $((10 * scale)) calls on one shared session" \
 	sh -c "'$TZCLIENT' -S -t 8 -n $((10 * scale)) -s 256 -m temp >/tmp/tz-lock.txt"
 ref_stop /tmp/tz-lock.ref
 read -r ref_ns ref_n <<<"$(ref_pairs /tmp/tz-lock.ref send_cmd client_call)"
-tp_ns=$(probe_field tc_ns_send_cmd 7)
+tp_ns=$(probe_field tc_ns_send_cmd total_ns)
 check_eq "session lock: the reference lost no event, and paired every call ($(tzc /tmp/tz-lock.txt invoke))" \
 	"$(tzc /tmp/tz-lock.txt invoke)" "$(ref_lost /tmp/tz-lock.ref && echo lost || echo "$ref_n")"
 check "session lock: teeprobe $tp_ns ns ($(share "$tp_ns") of the calls' time), the kernel's events $ref_ns ns (within 10 %)" \
@@ -201,7 +195,7 @@ if [ "$tzver" = newest ]; then
 		sh -c "'$TZCLIENT' -t 8 -n $((5 * scale)) -s 256 -m temp >/tmp/tz-queue.txt"
 	ref_stop /tmp/tz-queue.ref
 	read -r ref_ns ref_n <<<"$(ref_pairs /tmp/tz-queue.ref occ_in occ_out)"
-	tp_ns=$(probe_field occupy_free_smc_in_entry 7)
+	tp_ns=$(probe_field occupy_free_smc_in_entry total_ns)
 	check "queue full: the driver's queue held at most 2 of the callers' commands ($(sim queue_max_used))" \
 		test "$(sim queue_max_used)" -le 2
 	check "queue full: teeprobe $tp_ns ns ($(share "$tp_ns") of the calls' time), the kernel's events $ref_ns ns (within 10 %)" \
@@ -218,7 +212,7 @@ sim_set secure_threads=2 ta_us=20000 ta_mode=1 queue_slots=0
 reset_all
 check "pending: 4 threads x $((10 * scale)) calls, the TA's 20 ms completed later" \
 	sh -c "'$TZCLIENT' -t 4 -n $((10 * scale)) -s 256 -m temp >/tmp/tz-pend.txt"
-tp_ns=$(probe_field smp_smc_send_func 7)
+tp_ns=$(probe_field smp_smc_send_func total_ns)
 check "pending: every command left its SMC pending and was woken ($(sim exit_pending) exits, $(sim wakeups) wake-ups)" \
 	test "$(sim wakeups)" -ge "$(tzc /tmp/tz-pend.txt invoke)"
 check "pending: teeprobe $tp_ns ns ($(share "$tp_ns") of the calls' time), the secure side's $(sim pending_ns) ns (within 10 %)" \
@@ -237,17 +231,17 @@ for mem in temp shared; do
 	ref_stop /tmp/tz-setup-$mem.ref
 	read -r ref_ns ref_n <<<"$(ref_pairs /tmp/tz-setup-$mem.ref mb_in mb_out)"
 	check_eq "set-up ($mem): mailbox_alloc calls: teeprobe = the kernel's events" \
-		"$ref_n" "$(probe_field mailbox_alloc 6)"
+		"$ref_n" "$(probe_field mailbox_alloc calls)"
 	# A step of some microseconds: the probes' own cost is a large part
 	# of it under emulation, so it is bounded by the order of events, not
 	# compared as a time: teeprobe's kretprobe, attached first, runs inside
 	# the reference's (a later kprobe's handler runs first at the entry,
 	# a later kretprobe's last at the return), each interval of the
 	# reference's rounded to the microsecond of its timestamps
-	check "set-up ($mem): mailbox_alloc's time: teeprobe $(probe_field mailbox_alloc 7) ns, inside the kernel's events' $ref_ns ns (each call nested in the reference's)" \
-		nested_within "$(probe_field mailbox_alloc 7)" "$ref_ns" "$ref_n"
+	check "set-up ($mem): mailbox_alloc's time: teeprobe $(probe_field mailbox_alloc total_ns) ns, inside the kernel's events' $ref_ns ns (each call nested in the reference's)" \
+		nested_within "$(probe_field mailbox_alloc total_ns)" "$ref_ns" "$ref_n"
 	for s in mailbox_alloc read_from_client write_to_client mailbox_free fill_shared_mem_info; do
-		echo "$mem: $s $(probe_field $s 6) calls $(probe_field $s 7) ns"
+		echo "$mem: $s $(probe_field $s calls) calls $(probe_field $s total_ns) ns"
 	done | diag
 	echo "$mem: TZ_SEND_CMD $(tee_stat TZ_SEND_CMD calls) calls $(tee_stat TZ_SEND_CMD total_ns) ns, secure side $(sim memref_temp) mailbox memrefs, $(sim memref_pages) page lists" | diag
 done
@@ -261,8 +255,10 @@ load=$!
 sleep 2
 check "rmmod teeprobe while tzclient calls the TA" rmmod teeprobe
 check "insmod teeprobe preset=tzdriver again under load" insmod "$ko" preset=tzdriver
+# the probes neither attached nor absent (a failed read is not "none")
+states=$(tp_col tee_probes symbol,state) || states="tee_probes not read"
 check_eq "...every preset probe back at once" "" \
-	"$(awk 'NR > 2 && $3 != "attached" && $3 != "absent"' $DEBUGFS/tee_probes)"
+	"$(grep -Ev ' (attached|absent)$' <<<"$states")"
 wait $load
 check_eq "the load ran through: every call answered, every result right" "0 0" \
 	"$(tzc /tmp/tz-load.txt invoke_errors) $(tzc /tmp/tz-load.txt wrong_results)"
@@ -270,12 +266,12 @@ check_eq "the load ran through: every call answered, every result right" "0 0" \
 pkill -x teecd
 sleep 1
 check "rmmod tzdriver (teecd stopped)" rmmod tzdriver
-check_eq "its probes wait for it" not-found "$(probe_field tc_client_ioctl 3)"
+check_eq "its probes wait for it" not-found "$(probe_field tc_client_ioctl state)"
 check "insmod tzdriver after teeprobe (late attach)" insmod "$tzmods/tzdriver.ko"
 /usr/bin/teecd >/tmp/teecd.log 2>&1 </dev/null &
 lab_wait 20 test -S /var/itrustee/teecd/teecd.sock
 for s in $want_attached; do
-	check_eq "late attach: $s is probed" attached "$(probe_field $s 3)"
+	check_eq "late attach: $s is probed" attached "$(probe_field $s state)"
 done
 reset_all
 check "late attach, under load: 4 threads x $((20 * scale)) calls" \

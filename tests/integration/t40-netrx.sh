@@ -14,16 +14,11 @@ conns=${TP_LAB_CONNECTIONS:-600}
 inst=$TRACEFS/instances/t40-netrx
 
 # netrx_col CPU NAME - a column of netrx_stats ("all" for the sum)
-netrx_col() {
-	awk -v c="$1" -v f="$2" '
-	/^# cpu / { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
-	$1 == c { v = $(col[f]) }
-	END { printf "%.0f\n", v }' $DEBUGFS/netrx_stats
-}
+netrx_col() { tp_sum netrx_stats "$2" "$1"; }
 # softirqs_netrx - NET_RX of /proc/softirqs, one number per CPU
 softirqs_netrx() { awk '$1 == "NET_RX:" { $1 = ""; print substr($0, 2) }' /proc/softirqs; }
-# teeprobe_runs - runs of netrx_stats, one number per CPU
-teeprobe_runs() { awk '$1 ~ /^[0-9]+$/ { printf "%s%s", s, $3; s = " " } END { print "" }' $DEBUGFS/netrx_stats; }
+# teeprobe_runs - runs of netrx_stats, one number per CPU, a line each
+teeprobe_runs() { tp_col netrx_stats runs '[0-9]+'; }
 # nic_rx - rx packets of every interface in both namespaces
 nic_rx() {
 	cat /sys/class/net/*/statistics/rx_packets | awk '{ s += $1 } END { printf "%.0f ", s }'
@@ -41,7 +36,7 @@ snapshot() {
 		[ "$a" = "$b" ] && break
 		sleep 0.1
 	done
-	printf '%s\n%s\n%s %s\n' "$a" "$runs" "$(nic_rx)" "$(netrx_col all packets)" >"$1"
+	printf '%s\n%s\n%s %s\n' "$a" "${runs//$'\n'/ }" "$(nic_rx)" "$(netrx_col all packets)" >"$1"
 }
 # delta A B LINE - per-field differences of line LINE between two snapshots
 # (the guest has no /dev/fd, so no process substitution)
@@ -52,8 +47,11 @@ delta() {
 }
 # inline_over NS - inline raise->entry delays >= NS, and all of them: "K N"
 inline_over() {
-	awk -v ns="$1" '$1 == "inline_delay" { all += $NF; if ($2 >= ns) big += $NF }
-		END { printf "%d %d\n", big, all }' $DEBUGFS/netrx_hist
+	local rows
+
+	rows=$(tp_col netrx_hist bucket_low_ns,all inline_delay) || return
+	awk -v ns="$1" '{ all += $2; if ($1 >= ns) big += $2 }
+		END { printf "%d %d\n", big, all }' <<<"$rows"
 }
 # stattest ARGS... - exact one-sided tests at a stated level (stattest.py)
 stattest() { python3 "$top/tests/integration/stattest.py" "$@"; }
@@ -76,7 +74,7 @@ check "a tracefs instance records the window summaries" sh -c "
 	echo 1 >$inst/events/teeprobe/teeprobe_netrx_window/enable"
 check_eq "the NET_RX hooks are attached by tracepoint name" \
 	"netrx softirq_raise netrx softirq_entry netrx softirq_exit netrx napi_poll" \
-	"$(grep ^netrx $DEBUGFS/hooks | tr '\n' ' ' | sed 's/ $//')"
+	"$(tp_col hooks part,tracepoint netrx | tr '\n' ' ' | sed 's/ $//')"
 check "teeprobe check lists them" \
 	sh -c "'$TEEPROBE' check | grep -qx 'kernel hook: napi_poll (netrx) attached'"
 check_eq "window_ms reads back" 50 "$(cat /sys/module/teeprobe/parameters/window_ms)"
@@ -85,7 +83,7 @@ for bad in 5 abc 60001 -1; do
 		write_file /sys/module/teeprobe/parameters/window_ms "$bad"
 done
 check_eq "... and keeps its value" 50 "$(cat /sys/module/teeprobe/parameters/window_ms)"
-check_eq "netrx_stats shows the window length" "# window_ms 50" "$(tail -n 1 $DEBUGFS/netrx_stats)"
+check_eq "netrx_stats shows the window length" 50 "$(tp_key netrx_stats window_ms)"
 
 # --- counters against the kernel's own --------------------------------------------
 snapshot /tmp/t40-before
@@ -102,9 +100,9 @@ read -r rx_server rx_client napi <<<"$(delta /tmp/t40-before /tmp/t40-after 3)"
 check "napi packets ($napi) = packets the NICs received ($rx_server + $rx_client), within 1 %" \
 	awk -v p="$napi" -v r="$((rx_server + rx_client))" \
 	'BEGIN { d = p - r; if (d < 0) d = -d; exit !(r > 0 && d <= r / 100 + 2) }'
-check "ksoftirqd runs, re-raises and delay samples are parts of the runs" sh -c '
-	r=$(awk "\$1 == \"all\" { print \$3, \$4, \$10, \$11 + \$14 }" '$DEBUGFS/netrx_stats')
-	set -- $r; [ "$2" -le "$1" ] && [ "$3" -le "$1" ] && [ "$4" -le "$1" ] && [ "$4" -gt 0 ]'
+check "ksoftirqd runs, re-raises and delay samples are parts of the runs" bash -c '
+	set -- $(tp_col netrx_stats runs,ksoftirqd_runs,reraises,inline_delay_count,ksoftirqd_delay_count all)
+	[ "$2" -le "$1" ] && [ "$3" -le "$1" ] && [ $(($4 + $5)) -le "$1" ] && [ $(($4 + $5)) -gt 0 ]'
 check "netrx_hist has a column per CPU and the delay rows" sh -c "
 	head -n 1 $DEBUGFS/netrx_hist | grep -Eq '^# hist bucket_low_ns( cpu[0-9]+)+ all$' &&
 	grep -q '^inline_delay ' $DEBUGFS/netrx_hist && grep -q '^run ' $DEBUGFS/netrx_hist"
@@ -135,8 +133,8 @@ check "the closed windows add up to /proc/softirqs since insmod, across the rese
 	awk -v w="$window_runs" -v l="$life_runs" 'BEGIN { n = split(w, a, " "); split(l, b, " ")
 		for (i = 1; i <= n; i++) { d = a[i] - b[i]; if (d < -3 || d > 3) exit 1; t += a[i] }
 		exit !(n > 0 && t > 0) }'
-check "reset zeroes the NET_RX counters" sh -c "echo 1 >$DEBUGFS/reset &&
-	[ \$(awk '\$1 == \"all\" { print \$2 + \$3 + \$7 }' $DEBUGFS/netrx_stats) -le 5 ]"
+check "reset zeroes the NET_RX counters" bash -c "echo 1 >$DEBUGFS/reset &&
+	[ \"\$(tp_sum netrx_stats raises,runs,packets all)\" -le 5 ]"
 check "rmmod teeprobe" rmmod teeprobe
 check "windows start on multiples of their length, one per CPU and start" awk '
 	/teeprobe_netrx_window:/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")

@@ -19,17 +19,11 @@ port=$LAB_PORT
 out=$TP_OUT/tcp
 mkdir -p "$out"
 
-# tcp_stat PORT COUNTER - a counter of the "all PORT" line of tcp_stats
-tcp_stat() {
-	awk -v p="$1" -v c="$2" '
-	/^# cpu port/ { for (i = 3; i <= NF; i++) col[$i] = i - 1 }
-	$1 == "all" && $2 == p { v = $(col[c]) }
-	END { printf "%.0f\n", v }' "${3:-$DEBUGFS/tcp_stats}"
-}
+# tcp_stat PORT COUNTER [FILE] - a counter of the "all PORT" line of
+# tcp_stats (or of FILE, a copy of it; 0 without the line)
+tcp_stat() { tp_sum "${3:-tcp_stats}" "$2" all "$1"; }
 # table_stat FIELD - the "# table_FIELD VALUE" line of tcp_stats
-table_stat() {
-	awk -v k="table_$1" '$1 == "#" && $2 == k && NF == 3 { print $3 }' $DEBUGFS/tcp_stats
-}
+table_stat() { tp_key tcp_stats "table_$1"; }
 # netstat NAME - a TcpExt counter of the root namespace (the server's)
 netstat() {
 	awk -v k="$1" '$1 == "TcpExt:" && !n { for (i = 2; i <= NF; i++) col[$i] = i; n = 1; next }
@@ -189,8 +183,10 @@ export -f tcp_stat table_stat netstat snmp_opens events lab_run kv
 
 # missed NAME - probe hits missed during the case (another kprobe was running)
 missed() {
-	cat "$out/$1.probes0" "$out/$1.probes" | awk '$1 !~ /^#/ { if (seen[$1]++) s += $5 - v[$1]; else v[$1] = $5 }
-		END { print s + 0 }'
+	local a b
+
+	a=$(tp_sum "$out/$1.probes0" nmissed) && b=$(tp_sum "$out/$1.probes" nmissed) &&
+		echo $((b - a))
 }
 # timed NAME SIDE [PORT] - handshakes of SIDE the case timed: counted
 # less untracked
@@ -239,10 +235,10 @@ for sym in tcp_conn_request tcp_v4_send_synack tcp_v6_send_synack \
 	tcp_v4_reqsk_destructor tcp_v6_reqsk_destructor inet_csk_accept \
 	inet_stream_connect; do
 	check_eq "$sym is probed" attached \
-		"$(awk -v s=$sym '$1 == s { print $3 }' $DEBUGFS/tcp_probes)"
+		"$(tp_col tcp_probes state "$sym")"
 done
-check "the tcp tracepoints are hooked" sh -c \
-	"grep -qx 'tcp tcp_retransmit_synack' $DEBUGFS/hooks && grep -qx 'tcp inet_sock_set_state' $DEBUGFS/hooks"
+check "the tcp tracepoints are hooked" bash -c \
+	"tp_col hooks tracepoint tcp | grep -qx tcp_retransmit_synack && tp_col hooks tracepoint tcp | grep -qx inet_sock_set_state"
 check_eq "tcp_stats is root-only" 400 "$(stat -c %a $DEBUGFS/tcp_stats)"
 check_eq "tcp_phases is root-only" 400 "$(stat -c %a $DEBUGFS/tcp_phases)"
 
@@ -292,9 +288,9 @@ if check "IPv4: hsbench soft, $conns connections" tcp_case base "$conns" "$threa
 		[ $phase = connect ] && want=$(timed base client)
 		[ $phase = connect_call ] && want=$(tcp_stat $port connect_calls "$out/base.stats")
 		check_eq "tcp_hist: a $phase sample per timed handshake for port $port" "$want" \
-			"$(awk -v p=$port -v f=$phase '$1 == p && $2 == f { s += $NF } END { print s + 0 }' "$out/base.hist")"
+			"$(tp_sum "$out/base.hist" all "$port" "$phase")"
 		check_eq "tcp_phases: $phase's count for port $port is its timed handshakes" "$want" \
-			"$(awk -v p=$port -v f=$phase '$1 == p && $2 == f { c = $3 } END { print c + 0 }' "$out/base.phases")"
+			"$(tp_sum "$out/base.phases" count "$port" "$phase")"
 	done
 	check_eq "tcp_stats holds one table: its counters and '# key value' lines only" "" \
 		"$(awk '/^# cpu port / { next } /^# [a-z_]+ [0-9]+$/ { next } $1 == "all" || $1 ~ /^[0-9]+$/ { next } { print }' "$out/base.stats")"

@@ -32,7 +32,7 @@ jq_py() { python3 -c "import json,sys; r = json.load(open('$out/r.json')); print
 # instances_left - the tracefs instances teeprobe record made and left
 instances_left() { ls $TRACEFS/instances | grep -c '^teeprobe-record-'; }
 # netrx_runs - NET_RX runs of all CPUs in netrx_stats
-netrx_runs() { awk '$1 == "all" { print $3 }' $DEBUGFS/netrx_stats; }
+netrx_runs() { tp_col netrx_stats runs all; }
 # softirqs_net_rx - NET_RX runs of all CPUs since boot, by the kernel
 softirqs_net_rx() { awk '$1 == "NET_RX:" { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs; }
 # prom_sum REGEX [FILE] - the sum of the samples in FILE (default

@@ -41,11 +41,9 @@ split() {
 }
 # ts NAME MODE FIELD - a counter of teesim's, as the run left it
 ts() { kv $out/lab-$1/$2-$conns/teesim.txt $3; }
-# tee_stat CMD FIELD - a field of the "all CMD ..." line of tee_stats
-tee_stat() {
-	awk -v c="$1" -v f="$2" '/^# cpu / { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
-		$1 == "all" && $2 == c { v = $(col[f]) } END { printf "%.0f\n", v }' $DEBUGFS/tee_stats
-}
+# tee_stat CMD COLUMN - a column of the "all CMD ..." line of tee_stats (0
+# without one)
+tee_stat() { tp_sum tee_stats "$2" all "$1"; }
 
 # knob_run NAME MODE THREADS TEESIM-PARAM... - teesim reloaded with the
 # knobs, then a recorded run of THREADS client threads against as many
@@ -100,7 +98,7 @@ if knob_run queue hard-reg 8 secure_threads=1 invoke_us=2000 shm_us=0 shm_cpu_us
 		'BEGIN { exit !(n > 0 && w > b) }'
 	check_eq "queue: the verdict is waiting for a secure thread" tee-queue "$(cause queue)"
 	check_eq "queue: teeprobe's wait probe saw every wait teesim counted" "$waits" \
-		"$(awk '$1 == "teesim_wait_for_secure_thread" { print $6 }' $DEBUGFS/tee_probes)"
+		"$(tp_col tee_probes calls teesim_wait_for_secure_thread)"
 fi
 
 # --- the driver's work ---------------------------------------------------------------
@@ -111,8 +109,7 @@ if knob_run driver hard-reg 4 secure_threads=8 driver_us=5000 invoke_us=0 shm_us
 	check_eq "driver: the verdict is the normal world's driver work" tee-driver "$(cause driver)"
 	check_eq "driver: every INVOKE entered the secure world once (teeprobe = teesim)" \
 		"$(ts driver hard-reg invoke)" \
-		"$(awk '/^# cpu / { for (i = 2; i <= NF; i++) c[$i] = i - 1 }
-			$1 == "all" && $2 == "INVOKE" { print $(c["secure_entries"]) }' $DEBUGFS/tee_stats)"
+		"$(tp_col tee_stats secure_entries all INVOKE)"
 fi
 
 [ -d /sys/module/teeprobe ] && rmmod teeprobe

@@ -125,8 +125,8 @@ check_eq "no tracefs instance left behind by the sessions" 0 \
 kill $server 2>/dev/null
 wait $server
 check "teeprobe loads again after the cycles" insmod "$ko"
-check "and counts TEE calls" sh -c "'$TEECLIENT' sm3 616263 >/dev/null &&
-	awk '\$1 == \"all\" && \$3 > 0 { f = 1 } END { exit !f }' $DEBUGFS/tee_stats"
+check "and counts TEE calls" bash -c "'$TEECLIENT' sm3 616263 >/dev/null &&
+	[ \"\$(tp_sum tee_stats calls all)\" -gt 0 ]"
 
 # --- teesim and the TEE core unloaded and reloaded under teeprobe ------------
 check "teesim unloads under teeprobe" rmmod teesim
@@ -137,9 +137,9 @@ else
 	skip "the TEE core unloads under teeprobe" "built into this kernel"
 fi
 check "... and they load again" lab_load
-check "teeprobe follows the new TEE core's ioctls" sh -c "
+check "teeprobe follows the new TEE core's ioctls" bash -c "
 	echo 1 >$DEBUGFS/reset && '$TEECLIENT' sm3 616263 >/dev/null &&
-	awk '\$1 == \"all\" && \$3 > 0 { f = 1 } END { exit !f }' $DEBUGFS/tee_stats"
+	[ \"\$(tp_sum tee_stats calls all)\" -gt 0 ]"
 
 # --- CPU hotplug with the probes active --------------------------------------
 if [ "$(nproc)" -ge 2 ] && [ -w /sys/devices/system/cpu/cpu1/online ]; then
@@ -193,11 +193,10 @@ stats=$out/flood.stats
 cat $DEBUGFS/tcp_stats >$stats
 cookies_after=$(cookies)
 insegs_after=$(insegs)
-grep -v '^#' $DEBUGFS/tcp_probes | awk '$5 > 0 { print "# probe missed: " $0 }'
-check_eq "no hook or probe hit missed under the flood" 0 \
-	"$(awk '!/^#/ { s += $5 } END { print s + 0 }' $DEBUGFS/tcp_probes)"
-col() { awk -v p="$1" -v c="$2" '/^# cpu port/ { for (i = 3; i <= NF; i++) n[$i] = i - 1 }
-	$1 == "all" && $2 == p { print $(n[c]) }' $stats; }
+tp_col tcp_probes symbol,nmissed | awk '$2 > 0 { print "# probe missed: " $0 }'
+check_eq "no hook or probe hit missed under the flood" 0 "$(tp_sum tcp_probes nmissed)"
+# col PORT COUNTER - a counter of the flood's "all PORT" line of tcp_stats
+col() { tp_col "$stats" "$2" all "$1"; }
 echo "# flood: syns $(col $flood_port syns) synacks $(col $flood_port synacks) syncookies $(col $flood_port syncookies) syn_drops $(col $flood_port syn_drops) overflows $(col $flood_port listen_overflows); $(grep '^# table_' $stats | tr '\n' ' ')"
 check "the listener's SYNs are counted (>= 90 % of $syns sent)" \
 	awk -v n="$(col $flood_port syns)" -v s="$syns" 'BEGIN { exit !(n >= 0.9 * s) }'
@@ -215,8 +214,8 @@ check "the overflow shows: syncookies, SYN drops or overflows counted" \
 	-v c="$(col $flood_port listen_overflows)" 'BEGIN { exit !(a + b + c > 0) }'
 check_eq "syncookies = the kernel's SyncookiesSent" "$((cookies_after - cookies_before))" \
 	"$(col $flood_port syncookies)"
-check "the handshake table stayed within its size" awk '$1 == "#" && $2 == "table_size" { s = $3 }
-	$1 == "#" && $2 == "table_in_use" { u = $3 } END { exit !(s != "" && u != "" && u <= s) }' $stats
+check "the handshake table stayed within its size" \
+	test "$(tp_key "$stats" table_in_use)" -le "$(tp_key "$stats" table_size)"
 check_eq "the module's memory did not grow (/proc/modules)" "$size_before" "$(mod_size)"
 slab_after=$(awk '/^Slab:/ { print $2 }' /proc/meminfo)
 echo "# slab: $slab_before kB before, $slab_after kB after the flood"
@@ -224,7 +223,7 @@ kill $LAB_LISTENER
 wait $LAB_LISTENER 2>/dev/null
 sleep 4
 check_eq "the table empties once the half-open handshakes time out" 0 \
-	"$(sed -n 's/^# table_in_use \([0-9]*\)$/\1/p' $DEBUGFS/tcp_stats)"
+	"$(tp_key tcp_stats table_in_use)"
 check "rmmod teeprobe after the flood" rmmod teeprobe
 
 # --- leaks -------------------------------------------------------------------------

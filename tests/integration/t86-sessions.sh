@@ -205,7 +205,7 @@ losses() {
 }
 export -f losses
 check "ten workers calling the TEE at once, recorded" losses
-missed=$(awk '!/^#/ { s += $5 } END { print s + 0 }' $DEBUGFS/tee_probes)
+missed=$(tp_sum tee_probes nmissed)
 "$TEEPROBE" report -i $out/losses.dat >$out/losses.txt 2>&1
 shown=$(sed -n 's/.*, \([0-9]*\) TEE calls the kretprobes missed,.*/\1/p' $out/losses.txt)
 echo "# the TEE kretprobes missed $missed calls; report shows $shown"
@@ -223,7 +223,7 @@ bad=$(awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist 2>/dev/null |
 rmmod teeprobe
 if [ -n "$bad" ] && insmod "$ko" preset=custom ioctl_symbol="$bad" 2>$out/bad.err; then
 	check_eq "the ioctl probe on $bad (blacklisted) failed" failed \
-		"$(awk -v s="$bad" '$1 == s { print $3 }' $DEBUGFS/tee_probes)"
+		"$(tp_col tee_probes state "$bad")"
 	check_fails "check says not ready, and why" "ioctl probe $bad failed" "$TEEPROBE" check
 	rmmod teesim && lab_load
 	rmmod teesim && lab_load

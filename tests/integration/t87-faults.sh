@@ -53,9 +53,12 @@ leftovers() {
 left_behind() { diff <(echo "$base") <(leftovers) | grep '^>' | head -n 3 | tr '\n' ' '; }
 
 # phases_lost - the module's count of handshakes' phases without a histogram
-phases_lost() { awk '$1 == "#" && $2 == "phases_lost" { print $3 }' "$DEBUGFS/tcp_phases"; }
+phases_lost() { tp_key tcp_phases phases_lost; }
 # blocks_missing - the slots that want a phase block and have none now
-blocks_missing() { awk '$1 == "#" && $2 == "blocks_missing" { print $3 }' "$DEBUGFS/tcp_phases"; }
+blocks_missing() { tp_key tcp_phases blocks_missing; }
+# blocks_all_there - every slot that wants a phase block has one
+blocks_all_there() { [ "$(blocks_missing)" = 0 ]; }
+export -f blocks_missing blocks_all_there
 
 # since MARK - the kernel's log since the line MARK was written to it
 since() { dmesg | awk -v m="$1" 'on; index($0, m) { on = 1 }'; }
@@ -82,7 +85,7 @@ dmesg -n 1
 [ -w $FI/kmemleak ] && echo clear >$FI/kmemleak
 base=$(leftovers)
 insmod "$ko" maxactive=1 && files0=$(ls "$DEBUGFS" | wc -l) &&
-	states0=$(awk '!/^#/ { print $1, $3 }' "$DEBUGFS/tee_probes") && rmmod teeprobe
+	states0=$(tp_col tee_probes symbol,state) && rmmod teeprobe
 
 # --- the walks ------------------------------------------------------------------
 # A kretprobe's instances are allocated one by one (256 each for TCP's),
@@ -270,7 +273,7 @@ walk_report() {
 # the same over a late attach (teesim loading with teeprobe there, the
 # attribute set through fail_teeprobe/). A line per K in $res/points and
 # $res/attach-points: K, the point, the outcome, what is wrong ("-").
-probe_states() { awk '$1 ~ /^teesim_/ { print $1, $3, $4 }' "$DEBUGFS/tee_probes"; }
+probe_states() { tp_col tee_probes symbol,state,error 'teesim_.*'; }
 
 # points_run KIND K - one run with the K-th point failing; status 1 once
 # no fault was left to inject
@@ -307,7 +310,7 @@ points_run() {
 		# load it is tried again as the module goes live (a module
 		# loaded) and ends as on a plain load, unless that last try was
 		# the one that failed
-		st=$(awk -v p="$point" '$1 == p { print $3, $4 }' "$DEBUGFS/tee_probes" 2>/dev/null)
+		st=$(tp_col tee_probes state,error "$point" 2>/dev/null)
 		if [ -n "$st" ] && [ "$kind" = points ]; then
 			[ "$st" = "failed -12" ] ||
 				[ "${st% *}" = "$(echo "$states0" | awk -v p="$point" '$1 == p { print $2 }')" ] ||
@@ -380,8 +383,9 @@ if part attach; then
 	walk attach
 	walk_report "late attach" attach $?
 fi
-check "teesim loads plainly after the walk, its probes attached" sh -c \
-	"insmod '$teesim' secure_threads=1 && ! awk '\$1 ~ /^teesim_/ && \$3 != \"attached\"' $DEBUGFS/tee_probes | grep ."
+check "teesim loads plainly after the walk, its probes attached" bash -c \
+	"insmod '$teesim' secure_threads=1 && s=\$(tp_col tee_probes state 'teesim_.*') &&
+	! grep -vx attached <<<\"\$s\" | grep ."
 
 # --- the unload under load -------------------------------------------------------
 # hsbench calls teesim meanwhile; teeprobe loaded plainly, then rmmod with
@@ -501,7 +505,7 @@ if part session; then
 	# takes a spare slot, loses nothing from its first handshake on
 	missing=$(blocks_missing)
 	check "the phase blocks the faults left missing ($missing) are allocated again once they stop" \
-		lab_wait 30 awk "\$2 == \"blocks_missing\" && \$3 == 0 { ok = 1 } END { exit !ok }" "$DEBUGFS/tcp_phases" ||
+		lab_wait 30 blocks_all_there ||
 		grep '^#' "$DEBUGFS/tcp_phases" | diag
 	lost1=$(phases_lost)
 	LAB_PORT=$((LAB_PORT + ports + 1)) check "hsbench on a new port after the faults" \
