@@ -88,6 +88,13 @@ verdict_keep() {
 	fi
 }
 
+# verdict_holds NAME TITLE EXPR - a check that EXPR (Python, over NAME's
+# analysis as r) is true; when it is not, NAME's verdict and every number
+# it was decided on are printed and its files kept, as verdict_is does
+verdict_holds() {
+	check "$2" jpy "$1" "exit(0 if ($3) else 1)" || verdict_keep "$1"
+}
+
 verdict_is() {
 	local got
 	got=$(cause "$1" 2>&1)

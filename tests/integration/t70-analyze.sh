@@ -32,10 +32,10 @@ check "insmod teeprobe" insmod "$ko"
 
 check "hard-temp, 10 threads x $conns connections, recorded" scenario hard-temp hard-temp "$conns" 10
 verdict_is hard-temp tee-blocking "hard-temp: the verdict is TEE blocking"
-check "hard-temp: TEE ioctls are the largest part, over half the handshake time" \
-	jpy hard-temp "exit(0 if r['verdict']['top'] == 'TEE ioctls' and r['parts_us']['tee_ioctls'] > r['parts_us']['total'] / 2 else 1)"
-check "hard-temp: the parts add up to the total" \
-	jpy hard-temp "exit(0 if abs(sum(v for k, v in r['parts_us'].items() if k != 'total') - r['parts_us']['total']) < 1 else 1)"
+verdict_holds hard-temp "hard-temp: TEE ioctls are the largest part, over half the handshake time" \
+	"r['verdict']['top'] == 'TEE ioctls' and r['parts_us']['tee_ioctls'] > r['parts_us']['total'] / 2"
+verdict_holds hard-temp "hard-temp: the parts add up to the total" \
+	"abs(sum(v for k, v in r['parts_us'].items() if k != 'total') - r['parts_us']['total']) < 1"
 check "hard-temp: the text says the same verdict" \
 	grep -q "^Verdict: TEE ioctl blocking" $out/hard-temp.txt
 check "hard-temp: the time series is printed" grep -q "^Time series" $out/hard-temp.txt
@@ -45,8 +45,8 @@ check "hard-temp: teesim's registrations sleep: the title says set-up is mostly 
 
 check "hard-reg, 10 threads x $conns connections, recorded" scenario hard-reg hard-reg "$conns" 10
 verdict_not hard-reg tee-blocking "hard-reg: the verdict is not TEE blocking ($(cause hard-reg))"
-check "hard-reg: shared-memory set-up is under 5 % of TEE time" \
-	jpy hard-reg "exit(0 if r['evidence']['tee_setup_share'] < 0.05 else 1)"
+verdict_holds hard-reg "hard-reg: shared-memory set-up is under 5 % of TEE time" \
+	"r['evidence']['tee_setup_share'] < 0.05"
 agrees hard-reg
 
 check "light load: soft, 1 thread x 100 connections, recorded" scenario light soft 100 1
@@ -114,8 +114,8 @@ if [ "$(jpy hog "r['evidence']['ksoftirqd_share'] > 0.5 and r['verdict']['top'] 
 else
 	verdict_is hog accept-cpu-starved "CPU hog: the hog delays accept, whose threads wait for a CPU: accept-cpu-starved"
 fi
-check "CPU hog: no TEE cause without TEE calls" \
-	jpy hog "exit(0 if not r['verdict']['cause'].startswith('tee') else 1)"
+verdict_holds hog "CPU hog: no TEE cause without TEE calls" \
+	"not r['verdict']['cause'].startswith('tee')"
 agrees hog
 
 # --- live: analyze -d records, then analyses ---------------------------------
@@ -126,8 +126,8 @@ check "hard-temp, 10 threads x 100 connections, under a live analyze" \
 	lab_run hard-temp 100 10
 wait $live
 check_eq "analyze -d ends cleanly" 0 $?
-check "the live verdict counts the run's handshakes and names the TEE" \
-	jpy live "exit(0 if r['evidence']['handshakes'] >= 90 and r['verdict']['cause'] == 'tee-blocking' else 1)"
+verdict_holds live "the live verdict counts the run's handshakes and names the TEE" \
+	"r['evidence']['handshakes'] >= 90 and r['verdict']['cause'] == 'tee-blocking'"
 check "the live session stays on disk for later" test -s $out/live.dat
 
 # --- bad input ---------------------------------------------------------------
