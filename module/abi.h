@@ -589,11 +589,19 @@ F(u64, secure_ns)\
 F(long, ret)\
 A(char, comm, TASK_COMM_LEN)
 
-/* the window of a *_window event: its CPU, start and length (ns) */
+/*
+ * the window of a *_window event: its CPU, start and length (ns), and how
+ * long after its end it was closed (late_ns, window.h). A quiet CPU's
+ * window is closed by the windows' work an eighth of a window after its
+ * end; one closed more than len_ns / TEEPROBE_WINDOW_LATE_DIV after it was
+ * late: its CPU could not run that work in time.
+ */
+#define TEEPROBE_WINDOW_LATE_DIV	4
 #define TEEPROBE_EV_WINDOW(F, A)\
 F(int, cpu)\
 F(u64, start_ns)\
-F(u64, len_ns)
+F(u64, len_ns)\
+F(u64, late_ns)
 
 #define TEEPROBE_EV_NETRX_RUN(F, A)\
 F(s64, delay_ns)\

@@ -113,16 +113,17 @@ static void netrx_less(struct teeprobe_netrx_counts *dst,
 }
 
 /*
- * netrx_close - emit the closed window @w of this CPU and start afresh
+ * netrx_close - emit the window @w of this CPU, closed at @now, and start afresh
  * (once a window: kept out of the probes' straight line). Its counters
  * are the totals less their values as it opened; its maxima were kept.
  */
 static noinline void netrx_close(struct teeprobe_netrx_cpu *st,
-				 const struct teeprobe_window *w)
+				 const struct teeprobe_window *w, u64 now)
 {
 	netrx_less(&st->win, &st->win_delay, &st->total, &st->delay,
 		   &st->base, &st->base_delay);
 	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
+				    teeprobe_window_late(w, now),
 				    &st->win, &st->win_delay);
 	st->base = st->total;
 	st->base_delay = st->delay;
@@ -137,7 +138,7 @@ static noinline void netrx_roll(struct teeprobe_netrx_cpu *st, u64 now)
 
 	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
 				 &closed))
-		netrx_close(st, &closed);
+		netrx_close(st, &closed, now);
 }
 
 /*
@@ -410,9 +411,10 @@ static void netrx_flush(u64 len)
 {
 	struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 	struct teeprobe_window closed;
+	u64 now = teeprobe_now_ns();
 
-	if (teeprobe_window_flush(&st->window, teeprobe_now_ns(), len, &closed))
-		netrx_close(st, &closed);
+	if (teeprobe_window_flush(&st->window, now, len, &closed))
+		netrx_close(st, &closed, now);
 }
 
 /* netrx_window_of - @cpu's window, for the flush */

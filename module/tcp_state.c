@@ -130,12 +130,13 @@ unsigned int teeprobe_tcp_port_slot(u16 port)
 
 /* ---- accounting --------------------------------------------------------- */
 
-/* tcp_window_close - emit the closed window @w of this CPU and start afresh */
-static void tcp_window_close(struct teeprobe_tcp_cpu *st, const struct teeprobe_window *w)
+/* tcp_window_close - emit the window @w of this CPU, closed at @now, and start afresh */
+static void tcp_window_close(struct teeprobe_tcp_cpu *st,
+			     const struct teeprobe_window *w, u64 now)
 {
 	teeprobe_tcp_fill_syn_drops(st->win.count);
 	trace_teeprobe_tcp_window(smp_processor_id(), w->start_ns, w->len_ns,
-				  &st->win);
+				  teeprobe_window_late(w, now), &st->win);
 	memset(&st->win, 0, sizeof(st->win));
 }
 
@@ -146,7 +147,7 @@ static noinline void tcp_roll(struct teeprobe_tcp_cpu *st, u64 now)
 
 	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
 				 &closed))
-		tcp_window_close(st, &closed);
+		tcp_window_close(st, &closed, now);
 }
 
 /*
@@ -251,9 +252,10 @@ void teeprobe_tcp_flush(u64 len)
 {
 	struct teeprobe_tcp_cpu *st = this_cpu_ptr(teeprobe_tcp_percpu);
 	struct teeprobe_window closed;
+	u64 now = teeprobe_now_ns();
 
-	if (teeprobe_window_flush(&st->window, teeprobe_now_ns(), len, &closed))
-		tcp_window_close(st, &closed);
+	if (teeprobe_window_flush(&st->window, now, len, &closed))
+		tcp_window_close(st, &closed, now);
 }
 
 /* teeprobe_tcp_window_of - @cpu's window, for the flush */

@@ -49,8 +49,9 @@ void teeprobe_acceptors_event_unreg(void);
 #define TEEPROBE_EV_ENTRY(list) list(TEEPROBE_EV_FIELD, TEEPROBE_EV_ARRAY)
 #define TEEPROBE_EV_SET(type, name) __entry->name = name;
 #define TEEPROBE_EV_SKIP(type, name, len)
-#define TEEPROBE_EV_WINDOW_FMT "cpu=%d start_ns=%llu len_ns=%llu"
-#define TEEPROBE_EV_WINDOW_ARGS() __entry->cpu, __entry->start_ns, __entry->len_ns
+#define TEEPROBE_EV_WINDOW_FMT "cpu=%d start_ns=%llu len_ns=%llu late_ns=%llu"
+#define TEEPROBE_EV_WINDOW_ARGS() __entry->cpu, __entry->start_ns, __entry->len_ns, \
+	__entry->late_ns
 
 /* teeprobe_netrx_window's fields after its window */
 #define TEEPROBE_EV_NETRX(name, kind, ...) TEEPROBE_EV_NETRX_##kind(name)
@@ -226,17 +227,22 @@ TRACE_EVENT_FN(teeprobe_tee_ioctl_exit,
  * The delay fields describe the raise -> entry delays of the runs in the
  * window, apart for runs at irq exit or bh enable (inline) and runs by
  * ksoftirqd; the p99 fields are interpolated within the log-linear
- * bucket holding the percentile (abi.h: within 12.5 %, at most the max). @tee_runs counts the runs
+ * bucket holding the percentile (abi.h: within 12.5 %, at most the max).
+ * @late_ns is how long after its end the window was closed: a window
+ * closes at its CPU's first event after it, or, on a quiet CPU, by the
+ * windows' work an eighth of a window after it; more than a quarter of a
+ * window says the CPU could not run that work in time (a reader that
+ * follows the windows live saw this one late). @tee_runs counts the runs
  * whose wait overlapped a thread inside a TEE ioctl running on this CPU,
  * @tee_delay_sum_ns the overlap: the NET_RX wait TEE calls caused.
  */
 TRACE_EVENT_FN(teeprobe_netrx_window,
 
-	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
+	TP_PROTO(int cpu, u64 start_ns, u64 len_ns, u64 late_ns,
 		 const struct teeprobe_netrx_counts *c,
 		 const struct teeprobe_netrx_delays *d),
 
-	TP_ARGS(cpu, start_ns, len_ns, c, d),
+	TP_ARGS(cpu, start_ns, len_ns, late_ns, c, d),
 
 	TP_STRUCT__entry(
 		TEEPROBE_EV_ENTRY(TEEPROBE_EV_WINDOW)
@@ -393,10 +399,10 @@ TRACE_EVENT_FN(teeprobe_acceptor_state,
  */
 TRACE_EVENT_FN(teeprobe_tcp_window,
 
-	TP_PROTO(int cpu, u64 start_ns, u64 len_ns,
+	TP_PROTO(int cpu, u64 start_ns, u64 len_ns, u64 late_ns,
 		 const struct teeprobe_tcp_window_counts *c),
 
-	TP_ARGS(cpu, start_ns, len_ns, c),
+	TP_ARGS(cpu, start_ns, len_ns, late_ns, c),
 
 	TP_STRUCT__entry(
 		TEEPROBE_EV_ENTRY(TEEPROBE_EV_WINDOW)

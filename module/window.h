@@ -41,6 +41,18 @@ static inline bool teeprobe_window_expired(const struct teeprobe_window *w,
 }
 
 /*
+ * teeprobe_window_late - how long after its end the window @w was closed
+ * at @now (0 when it closed before its end: a new length, an unload)
+ */
+static inline u64 teeprobe_window_late(const struct teeprobe_window *w,
+				       u64 now)
+{
+	u64 end = w->start_ns + w->len_ns;
+
+	return now > end ? now - end : 0;
+}
+
+/*
  * teeprobe_window_current - whether an event at @now, windows @len ns,
  * falls in the open window (no roll needed): the probes' straight line
  * asks this alone, and leaves the roll to a function out of line

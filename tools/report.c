@@ -254,6 +254,10 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 	char cpu[16];
 	int i;
 
+	out->netrx_windows_seen = r->windows;
+	out->netrx_late_known = r->late_known;
+	out->netrx_windows_late = r->late;
+	out->netrx_windows_late_max_ns = r->late_max_ns;
 	tables_load(&st, &r->snap[0], &r->snap[1], "netrx_stats");
 	tables_load(&hi, &r->snap[0], &r->snap[1], "netrx_hist");
 	out->netrx_layout = hi.layout;

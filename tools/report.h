@@ -155,6 +155,10 @@ struct report {
 
 	/* NET_RX and the NICs */
 	bool netrx_from_snapshots;
+	/* NET_RX windows, and those closed late (if the events say) */
+	bool netrx_late_known;
+	unsigned long long netrx_windows_seen, netrx_windows_late;
+	double netrx_windows_late_max_ns;
 	enum hist_layout netrx_layout;	/* of netrx_hist: how its percentiles are */
 	struct report_netrx_windows *netrx_windows;
 	int nr_netrx_windows;

@@ -113,6 +113,15 @@ void report_events_build(struct report_events *r, const struct session *s)
 		if (end > w->last_end)
 			w->last_end = end;
 		w->windows++;
+		r->windows++;
+		if (nw->late_known) {
+			r->late_known = true;
+			if (nw->late_ns > nw->len_ns / TEEPROBE_WINDOW_LATE_DIV) {
+				r->late++;
+				if (nw->late_ns > r->late_max_ns)
+					r->late_max_ns = nw->late_ns;
+			}
+		}
 		w->runs += nw->runs;
 		w->raises += nw->raises;
 		w->packets += nw->packets;

@@ -68,6 +68,10 @@ struct report_events {
 	int nr_threads;
 	unsigned long long threads_overflow;
 	struct netrx_windows win[SESSION_MAX_CPUS];
+	/* the windows the module says it closed late (abi.h), if it says */
+	bool late_known;
+	unsigned long long windows, late;
+	double late_max_ns;
 };
 
 void report_events_build(struct report_events *r, const struct session *s);

@@ -202,6 +202,11 @@ static void json_netrx(struct json_object *j, const struct report *r)
 	}
 	row = jnew();
 	jset_str(row, "source", r->netrx_from_snapshots ? "snapshots" : "windows");
+	jset_int(row, "windows", r->netrx_windows_seen);
+	if (r->netrx_late_known) {
+		jset_int(row, "windows_late", r->netrx_windows_late);
+		jset_int(row, "windows_late_max_ns", r->netrx_windows_late_max_ns);
+	}
 	jset(row, "per_cpu", list);
 	jset(j, "netrx", row);
 }

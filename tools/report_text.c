@@ -176,6 +176,21 @@ static void text_tee(const struct report *r)
 	printf("\n");
 }
 
+/*
+ * text_netrx_late - the NET_RX windows closed late, when there were: their
+ * counts are whole, but a reader that followed them live saw them late
+ */
+static void text_netrx_late(const struct report *r)
+{
+	if (!r->netrx_late_known || !r->netrx_windows_late)
+		return;
+	printf("  %llu of %llu NET_RX windows closed late (the latest %s after its\n"
+	       "  end): their CPUs could not run the windows' work in time; their\n"
+	       "  counts are whole, a live reader (stat, watch) saw them late\n",
+	       r->netrx_windows_late, r->netrx_windows_seen,
+	       dur_str(r->netrx_windows_late_max_ns, 0));
+}
+
 /* text_netrx - NET_RX per CPU, from the module's counters or the windows */
 static void text_netrx(const struct report *r)
 {
@@ -192,6 +207,7 @@ static void text_netrx(const struct report *r)
 			       w->windows, w->runs_per_s, w->packets_per_s,
 			       100 * w->ksoftirqd_share);
 		}
+		text_netrx_late(r);
 		printf("\n");
 		return;
 	}
@@ -222,6 +238,7 @@ static void text_netrx(const struct report *r)
 		       dur_str(x->ksoftirqd_ns[1], 0),
 		       dur_str(x->ksoftirqd_ns[2], 0));
 	}
+	text_netrx_late(r);
 	printf("\n");
 }
 

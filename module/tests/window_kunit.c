@@ -130,8 +130,26 @@ static void window_current_is_no_roll(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, teeprobe_window_current(&w, 6000 * MS, 1000 * MS));
 }
 
+/*
+ * window_late_from_its_end - how long after its end a window closed: 0
+ * before it (a new length, an unload), then the time since
+ */
+static void window_late_from_its_end(struct kunit *test)
+{
+	struct teeprobe_window w = {}, closed;
+
+	teeprobe_window_roll(&w, 1210 * MS, 100 * MS, &closed);
+	KUNIT_EXPECT_EQ(test, teeprobe_window_late(&w, 1250 * MS), 0ULL);
+	KUNIT_EXPECT_EQ(test, teeprobe_window_late(&w, 1300 * MS), 0ULL);
+	KUNIT_EXPECT_EQ(test, teeprobe_window_late(&w, 1312 * MS), 12 * MS);
+	KUNIT_ASSERT_TRUE(test, teeprobe_window_roll(&w, 2250 * MS, 100 * MS,
+						     &closed));
+	KUNIT_EXPECT_EQ(test, teeprobe_window_late(&closed, 2250 * MS), 950 * MS);
+}
+
 static struct kunit_case teeprobe_window_cases[] = {
 	KUNIT_CASE(window_current_is_no_roll),
+	KUNIT_CASE(window_late_from_its_end),
 	KUNIT_CASE(window_first_event_opens_aligned_window),
 	KUNIT_CASE(window_events_inside_do_not_roll),
 	KUNIT_CASE(window_boundary_closes_previous),

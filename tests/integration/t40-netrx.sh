@@ -117,6 +117,33 @@ check "hsbench soft in the 60 s window" lab_run soft "$((conns / 3))" 10
 check "a reset inside the open window" write_file $DEBUGFS/reset 1
 check "window_ms changes at run time" write_file /sys/module/teeprobe/parameters/window_ms 100
 check "hsbench soft once more with 100 ms windows" lab_run soft "$((conns / 3))" 10
+# A window closed late: FIFO hogs on every CPU for 3 to 4 s keep the
+# windows' work (a kworker) off them but for the RT throttling's slots
+# (50 ms a second), while the client knocks on a closed port (a SYN and a
+# RST each time, from one shell: no fork, which takes a slot of its own on
+# the lab kernel; it is no FIFO task either, so it knocks in those slots
+# too): a window with NET_RX in it ends under the hogs and is closed at the
+# next slot, hundreds of ms after its end, where the work closes it an
+# eighth of a window (12.5 ms) after it otherwise. The hogs' seconds
+# against a 100 ms window: by construction, not by the host's timing.
+late_load() {
+	local c knock hogs=
+
+	ip netns exec "$TP_CLIENT_NETNS" bash -c "e=\$((SECONDS + 7))
+		while [ \$SECONDS -lt \$e ]; do
+			exec 3<>/dev/tcp/$TP_SERVER_ADDR/9
+		done 2>/dev/null
+		true	# every knock is refused: the loop's status is the last's" &
+	knock=$!
+	sleep 0.5
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$c" chrt -f 50 bash -c 'e=$((SECONDS + 4)); while [ $SECONDS -lt $e ]; do :; done' &
+		hogs="$hogs $!"
+	done
+	wait $hogs
+	wait $knock
+}
+check "FIFO hogs on every CPU for 3-4 s, the client knocking on a closed port" late_load
 sleep 0.4	# the flush closes the last windows a window and an eighth later
 softirqs_netrx >/tmp/t40-life-after
 echo 0 >$inst/tracing_on
@@ -141,6 +168,12 @@ check "windows start on multiples of their length, one per CPU and start" awk '
 		if (kv[1] == "cpu") c = kv[2]; if (kv[1] == "start_ns") s = kv[2]; if (kv[1] == "len_ns") l = kv[2] }
 		if (s % l != 0 || seen[c " " s]++) bad++; n++ }
 	END { exit !(n > 2 && !bad) }' /tmp/t40-windows.txt
+late_max=$(awk '/teeprobe_netrx_window:/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")
+		if (kv[1] == "len_ns") l = kv[2]; if (kv[1] == "late_ns") t = kv[2] }
+		if (t > l / 4 && t > m) m = t }
+	END { printf "%.0f\n", m }' /tmp/t40-windows.txt)
+check "a window the hogs kept open says it closed late (the latest ${late_max} ns after its end, over 200 ms)" \
+	test "$late_max" -gt 200000000
 check "both window lengths were used (50 ms, then 100 ms)" sh -c "
 	grep -q 'len_ns=50000000 ' /tmp/t40-windows.txt && grep -q 'len_ns=100000000 ' /tmp/t40-windows.txt"
 

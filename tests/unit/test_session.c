@@ -113,6 +113,7 @@ static bool same_netrx(const struct netrx_win *a, const struct netrx_win *b)
 	       a->ksoftirqd_n == b->ksoftirqd_n &&
 	       a->ksoftirqd_sum_ns == b->ksoftirqd_sum_ns &&
 	       a->ksoftirqd_p99_ns == b->ksoftirqd_p99_ns &&
+	       a->late_ns == b->late_ns && a->late_known == b->late_known &&
 	       a->tee_runs == b->tee_runs && a->tee_sum_ns == b->tee_sum_ns;
 }
 

@@ -65,14 +65,14 @@ enum {
 	NW_CPU, NW_START, NW_LEN, NW_RAISES, NW_RUNS, NW_KSOFTIRQD_RUNS,
 	NW_RUN_NS, NW_PACKETS, NW_RERAISES, NW_INLINE_N, NW_INLINE_SUM,
 	NW_INLINE_P99, NW_KSOFTIRQD_N, NW_KSOFTIRQD_SUM, NW_KSOFTIRQD_P99,
-	NW_TEE_RUNS, NW_TEE_SUM, NR_NW_FIELDS
+	NW_TEE_RUNS, NW_TEE_SUM, NW_LATE, NR_NW_FIELDS
 };
 static const char *const nw_names[NR_NW_FIELDS] = {
 	"cpu", "start_ns", "len_ns", "raises", "runs", "ksoftirqd_runs",
 	"run_ns", "packets", "reraises", "inline_delay_count",
 	"inline_delay_sum_ns", "inline_delay_p99_ns", "ksoftirqd_delay_count",
 	"ksoftirqd_delay_sum_ns", "ksoftirqd_delay_p99_ns", "tee_runs",
-	"tee_delay_sum_ns"
+	"tee_delay_sum_ns", "late_ns"
 };
 
 static struct event_fields tee_fields = { .names = tee_names, .n = NR_TEE_FIELDS };
@@ -280,6 +280,8 @@ static void on_netrx_window(struct reader *rd, struct tep_event *event,
 	nw->ksoftirqd_p99_ns = fval(ef, NW_KSOFTIRQD_P99, record);
 	nw->tee_runs = fval(ef, NW_TEE_RUNS, record);
 	nw->tee_sum_ns = fval(ef, NW_TEE_SUM, record);
+	nw->late_ns = fval(ef, NW_LATE, record);
+	nw->late_known = ef->f[NW_LATE];
 }
 
 /*

@@ -48,6 +48,8 @@ struct netrx_win {
 	double inline_n, inline_sum_ns, inline_p99_ns;
 	double ksoftirqd_n, ksoftirqd_sum_ns, ksoftirqd_p99_ns;
 	double tee_runs, tee_sum_ns;	/* inline runs inside TEE calls */
+	unsigned long long late_ns;	/* closed that long after its end */
+	bool late_known;		/* the event has late_ns (older: not) */
 };
 
 /* One handshake (teeprobe_tcp_handshake) */
