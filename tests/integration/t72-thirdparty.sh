@@ -94,7 +94,8 @@ check "nginx starts (2 workers)" nginx_start
 
 # --- nginx + ab ---------------------------------------------------------------
 read -r p0 a0 <<<"$(opens)"
-check "healthy light load: ab -n 100 -c 1 against nginx, recorded" \
+ANALYZE_TARGET_US=$LIGHT_TARGET_US check \
+	"healthy light load: ab -n 100 -c 1 against nginx, recorded (a 200 ms target)" \
 	record_run light ab_run $NGINX_PORT 100 1
 read -r p1 a1 <<<"$(opens)"
 verdict_is light no-problem "light: the verdict is no-problem"
