@@ -432,6 +432,48 @@ static void test_threads_overflow(void)
 }
 
 /*
+ * test_late_windows - the NET_RX windows a module says it closed late
+ * (late_ns over a quarter of the window) are counted and said; a file whose
+ * events have no late_ns says nothing of it
+ */
+static void test_late_windows(void)
+{
+	char path[4096], *text, *json, want[128];
+	unsigned long long late = 0;
+	struct session *r;
+	size_t e;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_CORPUS, "stall-small.dat");
+	r = session_read(path);
+	if (!tap_ok(r != NULL && r->ev.nnetrx > 3, "late windows: stall-small.dat read"))
+		return;
+	text = printed(r, false);
+	json = printed(r, true);
+	tap_ok(!strstr(text, "closed late") && !strstr(json, "windows_late"),
+	       "late windows: an earlier module's events say nothing of them");
+	free(text);
+	free(json);
+	/* every third window late, by 30 % of its length; one by a quarter only */
+	for (e = 0; e < r->ev.nnetrx; e++) {
+		struct netrx_win *w = &r->ev.netrx[e];
+
+		w->late_known = true;
+		w->late_ns = e == 1 ? w->len_ns / 4 : e % 3 ? 0 : w->len_ns * 3 / 10;
+		late += w->late_ns > w->len_ns / 4;
+	}
+	text = printed(r, false);
+	json = printed(r, true);
+	snprintf(want, sizeof(want), "%llu of %zu NET_RX windows closed late", late,
+		 r->ev.nnetrx);
+	tap_ok(strstr(text, want) != NULL, "late windows: the text says '%s'", want);
+	snprintf(want, sizeof(want), "\"windows_late\":%llu", late);
+	tap_ok(strstr(json, want) != NULL, "late windows: the JSON says %s", want);
+	free(text);
+	free(json);
+	session_free(r);
+}
+
+/*
  * test_setup_once - which set-up calls are one-time: a thread's before its
  * first INVOKE, and all of a thread without one. Calls out of time order,
  * as the per-CPU buffers give them.
@@ -486,6 +528,7 @@ int main(void)
 	test_stall();
 	test_phase_line();
 	test_threads_overflow();
+	test_late_windows();
 	test_setup_once();
 	return tap_done();
 }
