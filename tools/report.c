@@ -254,7 +254,8 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 	char cpu[16];
 	int i;
 
-	out->netrx_windows_seen = r->windows;
+	for (i = 0; i < MAX_CPUS; i++)
+		out->netrx_windows_seen += r->win[i].windows;
 	out->netrx_late_known = r->late_known;
 	out->netrx_windows_late = r->late;
 	out->netrx_windows_late_max_ns = r->late_max_ns;

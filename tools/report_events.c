@@ -113,7 +113,6 @@ void report_events_build(struct report_events *r, const struct session *s)
 		if (end > w->last_end)
 			w->last_end = end;
 		w->windows++;
-		r->windows++;
 		if (nw->late_known) {
 			r->late_known = true;
 			if (nw->late_ns > nw->len_ns / TEEPROBE_WINDOW_LATE_DIV) {

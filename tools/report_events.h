@@ -70,7 +70,7 @@ struct report_events {
 	struct netrx_windows win[SESSION_MAX_CPUS];
 	/* the windows the module says it closed late (abi.h), if it says */
 	bool late_known;
-	unsigned long long windows, late;
+	unsigned long long late;
 	double late_max_ns;
 };
 

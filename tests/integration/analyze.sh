@@ -62,10 +62,9 @@ record_run() {
 			${LAB_OUT:+$LAB_OUT/*/client.json} 2>/dev/null
 		return $rc
 	fi
-	"$TEEPROBE" analyze ${ANALYZE_TARGET_US:+--target-us $ANALYZE_TARGET_US} \
-		-i $out/$name.dat --json >$out/$name.json 2>$out/$name.err &&
-		"$TEEPROBE" analyze ${ANALYZE_TARGET_US:+--target-us $ANALYZE_TARGET_US} \
-			-i $out/$name.dat --windows >$out/$name.txt 2>>$out/$name.err ||
+	local target=(${ANALYZE_TARGET_US:+--target-us "$ANALYZE_TARGET_US"})
+	"$TEEPROBE" analyze "${target[@]}" -i $out/$name.dat --json >$out/$name.json 2>$out/$name.err &&
+		"$TEEPROBE" analyze "${target[@]}" -i $out/$name.dat --windows >$out/$name.txt 2>>$out/$name.err ||
 		{ echo "record_run $name: analyze failed:"; cat $out/$name.err; return 1; }
 }
 

@@ -152,10 +152,13 @@ echo 0 >$inst/tracing_on
 cat $inst/trace >/tmp/t40-windows.txt
 rmdir $inst
 life_runs=$(delta /tmp/t40-life-before /tmp/t40-life-after 1)
-window_runs=$(awk -v n="$(nproc)" '
-	/teeprobe_netrx_window:/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")
-		if (kv[1] == "cpu") c = kv[2]; if (kv[1] == "runs") runs[c] += kv[2] } }
-	END { for (c = 0; c < n; c++) printf "%s%d", (c ? " " : ""), runs[c]; print "" }' /tmp/t40-windows.txt)
+# the window events as "cpu start_ns len_ns late_ns runs", a line each
+awk '/teeprobe_netrx_window:/ { delete f
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		print f["cpu"], f["start_ns"], f["len_ns"], f["late_ns"], f["runs"] }' \
+	/tmp/t40-windows.txt >/tmp/t40-windows.tab
+window_runs=$(awk -v n="$(nproc)" '{ runs[$1] += $5 }
+	END { for (c = 0; c < n; c++) printf "%s%d", (c ? " " : ""), runs[c]; print "" }' /tmp/t40-windows.tab)
 check "the closed windows add up to /proc/softirqs since insmod, across the reset ($window_runs vs $life_runs, within 3 runs)" \
 	awk -v w="$window_runs" -v l="$life_runs" 'BEGIN { n = split(w, a, " "); split(l, b, " ")
 		for (i = 1; i <= n; i++) { d = a[i] - b[i]; if (d < -3 || d > 3) exit 1; t += a[i] }
@@ -168,17 +171,11 @@ check "rmmod teeprobe" rmmod teeprobe
 # can start where an earlier one of the old length did (a 50 ms window
 # opened at a minute's boundary, then the 60 s window holding it)
 check "windows start on multiples of their length, one per CPU, start and length" awk '
-	/teeprobe_netrx_window:/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")
-		if (kv[1] == "cpu") c = kv[2]; if (kv[1] == "start_ns") s = kv[2]; if (kv[1] == "len_ns") l = kv[2] }
-		k = c " " s " " l
-		if (s % l != 0 || (k in seen)) { bad++; print "not aligned or twice: cpu", c, "start", s, "len", l
-			if (k in seen) print "  (first: " seen[k] ")" }
-		seen[k] = $0; n++ }
-	END { print n, "windows,", bad + 0, "wrong"; exit !(n > 2 && !bad) }' /tmp/t40-windows.txt
-late_max=$(awk '/teeprobe_netrx_window:/ { for (i = 1; i <= NF; i++) { split($i, kv, "=")
-		if (kv[1] == "len_ns") l = kv[2]; if (kv[1] == "late_ns") t = kv[2] }
-		if (t > l / 4 && t > m) m = t }
-	END { printf "%.0f\n", m }' /tmp/t40-windows.txt)
+	{ k = $1 " " $2 " " $3
+	  if ($2 % $3 != 0 || (k in seen)) { bad++; print "not aligned or twice: cpu", $1, "start", $2, "len", $3 }
+	  seen[k]; n++ }
+	END { print n, "windows,", bad + 0, "wrong"; exit !(n > 2 && !bad) }' /tmp/t40-windows.tab
+late_max=$(awk '$4 > $3 / 4 && $4 > m { m = $4 } END { printf "%.0f\n", m }' /tmp/t40-windows.tab)
 check "a window the hogs kept open says it closed late (the latest ${late_max} ns after its end, over 200 ms)" \
 	test "$late_max" -gt 200000000
 check "both window lengths were used (50 ms, then 100 ms)" sh -c "
