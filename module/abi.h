@@ -177,7 +177,7 @@ X(cmd, KEY)
 /* tee_stats: a TEE command's counters on a CPU, or on all */
 #define TEEPROBE_TEE_STATS_COLS(X)\
 X(calls, COUNT, "tee_ioctls_total",\
-	"TEE ioctls that ended, by the CPU they ended on and command.")\
+	"TEE ioctls that ended, by command (and with --per-cpu the CPU they ended on).")\
 X(errors, COUNT, "tee_ioctl_errors_total",\
 	"TEE ioctls that returned an error.")\
 X(total_ns, NS, "tee_ioctl_seconds_total",\
@@ -211,9 +211,9 @@ X(cpu, KEY)
 /* netrx_stats' columns, and teeprobe_netrx_window's fields after its window */
 #define TEEPROBE_NETRX_STATS_COLS(X)\
 X(raises, COUNT, "netrx_raises_total",\
-	"NET_RX softirq raises (irq:softirq_raise), by CPU.")\
+	"NET_RX softirq raises (irq:softirq_raise).")\
 X(runs, COUNT, "netrx_runs_total",\
-	"NET_RX softirq runs (irq:softirq_entry, as /proc/softirqs counts them), by CPU.")\
+	"NET_RX softirq runs (irq:softirq_entry, as /proc/softirqs counts them).")\
 X(ksoftirqd_runs, COUNT, "netrx_ksoftirqd_runs_total",\
 	"NET_RX runs made by ksoftirqd; the others ran inline (irq exit, bh enable).")\
 X(run_ns, NS, "netrx_run_seconds_total",\
@@ -231,7 +231,7 @@ X(reraises, COUNT, "netrx_reraises_total",\
 X(inline_delay, DELAY, inline)\
 X(ksoftirqd_delay, DELAY, ksoftirqd)\
 X(tee_runs, COUNT, "netrx_tee_runs_total",\
-	"NET_RX runs whose wait overlapped a followed TEE ioctl running on that CPU.")\
+	"NET_RX runs whose wait overlapped a followed TEE ioctl running on their CPU.")\
 X(tee_delay_sum_ns, NS, "netrx_tee_delay_seconds_total",\
 	"The part of NET_RX waits during which TEE ioctls held the CPU.")
 

@@ -37,50 +37,97 @@ static bool is_number(const char *s)
 
 /* ---- counters and gauges of a table's columns ------------------------- */
 
-/* metric - one family from one or two columns (a "context" label each) */
+/*
+ * metric - a column's samples in family @fam (NULL: the column has none),
+ * with a "context" label when @context. A family may take several
+ * columns (a DELAY's): it is written whole where it first appears.
+ */
 struct metric {
-	struct family fam;
+	const struct family *fam;
 	bool ns;			/* the column is in ns: seconds */
-	struct {
-		const char *col;
-		const char *context;	/* value of a context label, or NULL */
-	} cols[2];
+	const char *col;
+	const char *context;		/* value of a context label, or NULL */
 };
 
 /*
- * table_metrics - the families @m of table @t: with @per_cpu the rows
- * whose first field is a CPU number, labelled cpu, otherwise the "all"
- * rows; labelled @names from the second field on. Rows too short for a
- * column (an older module) are skipped.
+ * METRIC(name, kind, ...) - the entries of a column of abi.h's lists: a
+ * COUNT a counter, an NS a counter in seconds, a MAX a gauge in seconds,
+ * each a family of its own, of the column's metric and help (none when
+ * the metric is ""); a DELAY three, in the NET_RX delays' families
+ * (METRIC_DELAY, beside netrx_metrics)
+ */
+#define METRIC(name, kind, ...) METRIC_##kind(name, __VA_ARGS__)
+#define METRIC_COUNT(name, metric, help, ...) \
+	METRIC_FAMILY(name, metric, help, "counter", false)
+#define METRIC_NS(name, metric, help, ...) \
+	METRIC_FAMILY(name, metric, help, "counter", true)
+#define METRIC_MAX(name, metric, help, ...) \
+	METRIC_FAMILY(name, metric, help, "gauge", true)
+/* sizeof("") is 1: a column whose metric is "" has no family */
+#define METRIC_FAMILY(name, metric, help, type, in_ns) \
+	{ .fam = sizeof(metric) == 1 ? NULL : \
+		 &(const struct family){ "teeprobe_" metric, type, help }, \
+	  .ns = in_ns, .col = #name },
+
+/* seen_before - does an entry before @m[@i] have its family? */
+static bool seen_before(const struct metric *m, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (m[j].fam == m[i].fam)
+			return true;
+	return false;
+}
+
+/*
+ * column_metrics - the samples of column @m of table @t: with @per_cpu
+ * the rows whose first field is a CPU number, labelled cpu, otherwise the
+ * "all" rows; labelled @names from the second field on. Rows too short
+ * for a column (an older module) are skipped.
+ */
+static void column_metrics(struct prom *p, const struct modstats *t,
+			   const struct metric *m, bool per_cpu,
+			   const char *const *names, int nnames)
+{
+	struct label l[MAX_LABELS];
+	int col = modstats_col(t, m->col), r, k, nl;
+
+	for (r = 0; col >= 0 && r < t->nrows; r++) {
+		const char *const *f = (const char *const *)t->rows[r].field;
+
+		if (t->ncols < 1 + nnames)
+			continue;
+		if (per_cpu ? !is_number(f[0]) : strcmp(f[0], "all"))
+			continue;
+		nl = 0;
+		if (per_cpu)
+			l[nl++] = (struct label){ "cpu", f[0] };
+		for (k = 0; k < nnames; k++)
+			l[nl++] = (struct label){ names[k], f[1 + k] };
+		if (m->context)
+			l[nl++] = (struct label){ "context", m->context };
+		prom_sample_u64(p, m->fam, "", l, nl, modstats_u64(t, r, col), m->ns);
+	}
+}
+
+/*
+ * table_metrics - the families of the @nm entries @m of table @t, in the
+ * order they first appear, each with all its columns; @per_cpu, @names
+ * and @nnames as column_metrics()'
  */
 static void table_metrics(struct prom *p, const struct modstats *t,
 			  const struct metric *m, int nm, bool per_cpu,
 			  const char *const *names, int nnames)
 {
-	struct label l[MAX_LABELS];
-	int i, c, r, k, col, nl;
+	int i, j;
 
 	for (i = 0; i < nm; i++) {
-		for (c = 0; c < 2 && m[i].cols[c].col; c++) {
-			col = modstats_col(t, m[i].cols[c].col);
-			for (r = 0; col >= 0 && r < t->nrows; r++) {
-				const char *const *f = (const char *const *)t->rows[r].field;
-
-				if (t->ncols < 1 + nnames)
-					continue;
-				if (per_cpu ? !is_number(f[0]) : strcmp(f[0], "all"))
-					continue;
-				nl = 0;
-				if (per_cpu)
-					l[nl++] = (struct label){ "cpu", f[0] };
-				for (k = 0; k < nnames; k++)
-					l[nl++] = (struct label){ names[k], f[1 + k] };
-				if (m[i].cols[c].context)
-					l[nl++] = (struct label){ "context", m[i].cols[c].context };
-				prom_sample_u64(p, &m[i].fam, "", l, nl, modstats_u64(t, r, col),
-					   m[i].ns);
-			}
-		}
+		if (!m[i].fam || seen_before(m, i))
+			continue;
+		for (j = i; j < nm; j++)
+			if (m[j].fam == m[i].fam)
+				column_metrics(p, t, &m[j], per_cpu, names, nnames);
 	}
 }
 
@@ -192,25 +239,7 @@ static void write_info(struct prom *p, const struct snapshot *s,
 }
 
 static const struct metric tee_metrics[] = {
-	{ { "teeprobe_tee_ioctls_total", "counter",
-	    "TEE ioctls that ended, by command (and with --per-cpu the CPU they ended on)." },
-	  false, { { .col = "calls" } } },
-	{ { "teeprobe_tee_ioctl_errors_total", "counter",
-	    "TEE ioctls that returned an error." }, false, { { .col = "errors" } } },
-	{ { "teeprobe_tee_ioctl_seconds_total", "counter",
-	    "Time spent inside TEE ioctls." }, true, { { .col = "total_ns" } } },
-	{ { "teeprobe_tee_ioctl_blocked_seconds_total", "counter",
-	    "Part of the TEE ioctls' time their thread was blocked (asleep, off CPU)." },
-	  true, { { .col = "offcpu_ns" } } },
-	{ { "teeprobe_tee_ioctl_runqueue_seconds_total", "counter",
-	    "Part of the TEE ioctls' time their thread was preempted, waiting for a CPU." },
-	  true, { { .col = "runq_ns" } } },
-	{ { "teeprobe_tee_ioctl_queue_wait_seconds_total", "counter",
-	    "Part of the TEE ioctls' time spent in the driver's wait functions (for a free secure thread)." },
-	  true, { { .col = "queue_wait_ns" } } },
-	{ { "teeprobe_tee_ioctl_max_seconds", "gauge",
-	    "Longest TEE ioctl since the module was loaded or reset." },
-	  true, { { .col = "max_ns" } } },
+	TEEPROBE_TEE_STATS_COLS(METRIC)
 };
 
 static const struct family fam_tee_hist = {
@@ -267,50 +296,32 @@ static void write_tee(struct prom *p, const struct snapshot *s)
 	free(h.s);
 }
 
+static const struct family fam_netrx_delayed_runs = {
+	"teeprobe_netrx_delayed_runs_total", "counter",
+	"NET_RX runs with a raise before them (their raise->entry delay is measured), by context."
+};
+static const struct family fam_netrx_delay_sum = {
+	"teeprobe_netrx_delay_seconds_total", "counter",
+	"Raise->entry delays of NET_RX runs summed, by context (inline or ksoftirqd)."
+};
+static const struct family fam_netrx_delay_max = {
+	"teeprobe_netrx_delay_max_seconds", "gauge",
+	"Longest raise->entry delay since the module was loaded or reset."
+};
+
+/*
+ * A DELAY column's count, sum and maximum, in the three families of the
+ * NET_RX delays, labelled with its context
+ */
+#define METRIC_DELAY(name, ctx) \
+	METRIC_DELAY_COL(&fam_netrx_delayed_runs, false, #name "_count", #ctx) \
+	METRIC_DELAY_COL(&fam_netrx_delay_sum, true, #name "_sum_ns", #ctx) \
+	METRIC_DELAY_COL(&fam_netrx_delay_max, true, #name "_max_ns", #ctx)
+#define METRIC_DELAY_COL(family, in_ns, column, ctx) \
+	{ .fam = family, .ns = in_ns, .col = column, .context = ctx },
+
 static const struct metric netrx_metrics[] = {
-	{ { "teeprobe_netrx_raises_total", "counter",
-	    "NET_RX softirq raises (irq:softirq_raise)." },
-	  false, { { .col = "raises" } } },
-	{ { "teeprobe_netrx_runs_total", "counter",
-	    "NET_RX softirq runs (irq:softirq_entry, as /proc/softirqs counts them)." },
-	  false, { { .col = "runs" } } },
-	{ { "teeprobe_netrx_ksoftirqd_runs_total", "counter",
-	    "NET_RX runs made by ksoftirqd; the others ran inline (irq exit, bh enable)." },
-	  false, { { .col = "ksoftirqd_runs" } } },
-	{ { "teeprobe_netrx_run_seconds_total", "counter",
-	    "Time spent in net_rx_action." }, true, { { .col = "run_ns" } } },
-	{ { "teeprobe_netrx_run_max_seconds", "gauge",
-	    "Longest NET_RX run since the module was loaded or reset." },
-	  true, { { .col = "run_max_ns" } } },
-	{ { "teeprobe_netrx_packets_total", "counter",
-	    "Packets napi polls handed to the stack (napi:napi_poll work)." },
-	  false, { { .col = "packets" } } },
-	{ { "teeprobe_netrx_polls_total", "counter",
-	    "Napi polls (napi:napi_poll)." }, false, { { .col = "polls" } } },
-	{ { "teeprobe_netrx_budget_full_polls_total", "counter",
-	    "Napi polls that used their whole budget." },
-	  false, { { .col = "budget_full" } } },
-	{ { "teeprobe_netrx_reraises_total", "counter",
-	    "NET_RX runs that left work behind and raised NET_RX again." },
-	  false, { { .col = "reraises" } } },
-	{ { "teeprobe_netrx_delayed_runs_total", "counter",
-	    "NET_RX runs with a raise before them (their raise->entry delay is measured), by context." },
-	  false, { { .col = "inline_delay_count", .context = "inline" },
-		   { .col = "ksoftirqd_delay_count", .context = "ksoftirqd" } } },
-	{ { "teeprobe_netrx_delay_seconds_total", "counter",
-	    "Raise->entry delays of NET_RX runs summed, by context (inline or ksoftirqd)." },
-	  true, { { .col = "inline_delay_sum_ns", .context = "inline" },
-		  { .col = "ksoftirqd_delay_sum_ns", .context = "ksoftirqd" } } },
-	{ { "teeprobe_netrx_delay_max_seconds", "gauge",
-	    "Longest raise->entry delay since the module was loaded or reset." },
-	  true, { { .col = "inline_delay_max_ns", .context = "inline" },
-		  { .col = "ksoftirqd_delay_max_ns", .context = "ksoftirqd" } } },
-	{ { "teeprobe_netrx_tee_runs_total", "counter",
-	    "NET_RX runs whose wait overlapped a followed TEE ioctl running on their CPU." },
-	  false, { { .col = "tee_runs" } } },
-	{ { "teeprobe_netrx_tee_delay_seconds_total", "counter",
-	    "The part of NET_RX waits during which TEE ioctls held the CPU." },
-	  true, { { .col = "tee_delay_sum_ns" } } },
+	TEEPROBE_NETRX_STATS_COLS(METRIC)
 };
 
 static const struct family fam_netrx_delay = {
@@ -364,43 +375,7 @@ static void write_netrx(struct prom *p, const struct snapshot *s)
 }
 
 static const struct metric tcp_metrics[] = {
-	{ { "teeprobe_tcp_syns_total", "counter",
-	    "SYNs that reached a listener (tcp_conn_request), by port." },
-	  false, { { .col = "syns" } } },
-	{ { "teeprobe_tcp_synacks_total", "counter",
-	    "SYNs answered by a first SYN/ACK." }, false, { { .col = "synacks" } } },
-	{ { "teeprobe_tcp_syncookies_total", "counter",
-	    "SYNs answered by a syncookie." }, false, { { .col = "syncookies" } } },
-	{ { "teeprobe_tcp_syn_drops_total", "counter",
-	    "SYNs answered by nothing." }, false, { { .col = "syn_drops" } } },
-	{ { "teeprobe_tcp_listen_overflows_total", "counter",
-	    "Handshakes that met a full accept queue (as TcpExt ListenOverflows)." },
-	  false, { { .col = "listen_overflows" } } },
-	{ { "teeprobe_tcp_synack_retransmits_total", "counter",
-	    "SYN/ACK retransmits." }, false, { { .col = "synack_retrans" } } },
-	{ { "teeprobe_tcp_request_drops_total", "counter",
-	    "Followed request sockets freed without a child (timed out, reset, listener closed)." },
-	  false, { { .col = "req_drops" } } },
-	{ { "teeprobe_tcp_children_total", "counter",
-	    "Final ACKs that made a child socket of a followed request." },
-	  false, { { .col = "children" } } },
-	{ { "teeprobe_tcp_accepted_total", "counter",
-	    "Children handed out by accept()." }, false, { { .col = "accepted" } } },
-	{ { "teeprobe_tcp_accepted_untracked_total", "counter",
-	    "Accepted children that could not be timed (table full, or a probe missed a step)." },
-	  false, { { .col = "untracked" } } },
-	{ { "teeprobe_tcp_connects_total", "counter",
-	    "Client sockets that entered SYN_SENT." }, false, { { .col = "connects" } } },
-	{ { "teeprobe_tcp_connected_total", "counter",
-	    "Client sockets that reached ESTABLISHED." }, false, { { .col = "connected" } } },
-	{ { "teeprobe_tcp_connect_failures_total", "counter",
-	    "Client sockets that went from SYN_SENT back to CLOSE." },
-	  false, { { .col = "connect_failed" } } },
-	{ { "teeprobe_tcp_connected_untracked_total", "counter",
-	    "Client connections that reached ESTABLISHED but could not be timed." },
-	  false, { { .col = "connect_untracked" } } },
-	{ { "teeprobe_tcp_connect_calls_total", "counter",
-	    "Blocking connect() calls timed." }, false, { { .col = "connect_calls" } } },
+	TEEPROBE_TCP_COUNTER_LIST(METRIC)
 };
 
 static const struct family fam_tcp_hist = {
