@@ -9,6 +9,8 @@
 #   make bench      benchmarks (ratios measured side by side)
 #   make stress     reliability runs at full size (lab kernel, fuzzing)
 #   make htmldocs   Documentation/ as HTML in build/doc (warnings are errors)
+#   make abi-docs   Documentation/abi-tables.rst again from module/abi.h
+#                   (generated, committed; make check fails while it is stale)
 #   make install    teeprobe.ko for KVER, the tools, man pages and docs
 #                   (PREFIX, DESTDIR; Documentation/install.rst)
 #   make uninstall  remove what make install installed
@@ -49,7 +51,7 @@ DKMS_FILES	:= module/dkms.conf module/Kbuild \
 		   $(filter-out %.mod.c,$(wildcard module/*.c)) $(wildcard module/*.h)
 DEST		:= $(if $(DESTDIR),$(abspath $(DESTDIR)))
 
-.PHONY: all modules module tools man htmldocs lab check demo bench stress clean deps deps-demo \
+.PHONY: all modules module tools man htmldocs abi-docs lab check demo bench stress clean deps deps-demo \
 	kdir-check install install-module install-tools install-man install-doc \
 	uninstall dkms-source install-dkms uninstall-dkms deb rpm
 
@@ -73,7 +75,7 @@ man: $(MAN_PAGES)
 
 # rst2man takes NAME from the title and subtitle, the section from the
 # ":Manual section:" field; the version goes into the page's footer here.
-build/man/%.1: Documentation/%.rst module/teeprobe.h
+build/man/%.1: Documentation/%.rst Documentation/abi-tables.rst module/teeprobe.h
 	@command -v $(RST2MAN) >/dev/null || { echo "no $(RST2MAN): install python3-docutils (scripts/deps)" >&2; exit 1; }
 	@mkdir -p $(@D)
 	$(RST2MAN) --halt=warning $< $@.tmp
@@ -86,6 +88,14 @@ build/man/%.1: Documentation/%.rst module/teeprobe.h
 htmldocs:
 	@command -v sphinx-build >/dev/null || { echo "no sphinx-build: install python3-sphinx (scripts/deps)" >&2; exit 1; }
 	sphinx-build -W --keep-going -q -b html Documentation build/doc
+
+# The contract of module/abi.h (its files, columns, metrics and event
+# fields) as the pages include it: tools/abidoc/abi_doc prints it, the
+# result is committed, and tests/tools/abi-docs.sh fails while it differs
+abi-docs:
+	$(MAKE) -C tools abidoc
+	tools/abidoc/abi_doc >Documentation/abi-tables.rst.tmp || { rm -f Documentation/abi-tables.rst.tmp; exit 1; }
+	mv Documentation/abi-tables.rst.tmp Documentation/abi-tables.rst
 
 install: install-module install-tools install-man install-doc
 
