@@ -221,7 +221,7 @@ static void text_netrx(const struct report *r)
 		printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8.0f\n",
 		       x->cpu, x->runs_per_s, x->raises_per_s, x->packets_per_s,
 		       x->packets_per_run, 100 * x->ksoftirqd_share,
-		       x->reraises);
+		       x->count[REPORT_NETRX_reraises]);
 	}
 	printf("  raise->entry delays: inline = at irq exit or bh enable, ksoftirqd =\n"
 	       "  deferred to ksoftirqd; percentiles %s\n"
