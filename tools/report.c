@@ -234,9 +234,13 @@ static void netrx_compute(const struct tables *st, const struct tables *hi,
 	char col[16];
 	int i;
 
-	for (i = 0; i < REPORT_NETRX_COLS; i++)
-		if (!strcmp(netrx_col[i].kind, "COUNT"))
-			x->count[i] = tables_delta(st, cpu, NULL, netrx_col[i].name);
+	for (i = 0; i < REPORT_NETRX_COLS; i++) {
+		if (strcmp(netrx_col[i].kind, "COUNT"))
+			continue;
+		/* A column the session's module did not have is unknown. */
+		x->count[i] = modstats_col(st->t[1], netrx_col[i].name) < 0 ? NAN :
+			      tables_delta(st, cpu, NULL, netrx_col[i].name);
+	}
 	snprintf(col, sizeof(col), strcmp(cpu, "all") ? "cpu%s" : "%s", cpu);
 	/* Maxima are not differences: the end's max bounds the session's. */
 	x->inline_ns[2] = modstats_get(st->t[1], cpu, NULL, "inline_delay_max_ns");
