@@ -233,7 +233,9 @@ X(ksoftirqd_delay, DELAY, ksoftirqd)\
 X(tee_runs, COUNT, "netrx_tee_runs_total",\
 	"NET_RX runs whose wait overlapped a followed TEE ioctl running on their CPU.")\
 X(tee_delay_sum_ns, NS, "netrx_tee_delay_seconds_total",\
-	"The part of NET_RX waits during which TEE ioctls held the CPU.")
+	"The part of NET_RX waits during which TEE ioctls held the CPU.")\
+X(squeezes, COUNT, "netrx_squeezed_runs_total",\
+	"NET_RX runs that reached their budget or time limit, where net_rx_action stops (softnet_stat's time_squeeze).")
 
 #define TEEPROBE_NETRX_HIST_KEYS(X)\
 X(hist, KEY)

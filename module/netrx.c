@@ -16,10 +16,13 @@
  *   - the part of those delays during which a thread inside a TEE ioctl
  *     held the CPU (the TEE clock of tee_calls.c), and the runs it touched:
  *     NET_RX held back by TEE calls, measured, for both kinds of run;
- *   - packets polled by napi, polls that used their whole budget, and runs
+ *   - packets polled by napi, polls that used their whole budget, runs
  *     that left work behind and raised NET_RX again (net_rx_action does so
- *     when it ran out of budget or time, which /proc/net/softnet_stat counts
- *     as time_squeeze, or when a poll used its whole budget).
+ *     when it ran out of budget or time, or when a poll used its whole
+ *     budget), and the runs squeezed: stopped by the budget (netdev_budget
+ *     packets) or the time limit (netdev_budget_usecs), which the kernel
+ *     counts itself as softnet_stat's time_squeeze: a run is squeezed
+ *     when that count moved during it.
  *
  * Every counter is updated on its own CPU with interrupts disabled, so the
  * probes, the window flush (an IPI) and a reset (an IPI) never interleave
@@ -71,6 +74,7 @@ struct teeprobe_netrx_cpu {
 	u64 entry_ns;		/* NET_RX running since, 0 if not running */
 	s64 run_delay_ns;	/* raise -> entry of that run, -1 unknown */
 	u64 run_packets;
+	unsigned int run_squeeze;	/* softnet_data's time_squeeze then */
 	bool run_ksoftirqd;
 	bool run_reraised;
 	/*
@@ -263,6 +267,7 @@ static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 	st->total.runs++;
 	st->entry_ns = now ? now : 1;
 	st->run_packets = 0;
+	st->run_squeeze = __this_cpu_read(softnet_data.time_squeeze);
 	st->run_reraised = false;
 	st->run_ksoftirqd = is_ksoftirqd(current);
 	st->run_delay_ns = -1;
@@ -312,6 +317,8 @@ static void netrx_softirq_exit(void *data, unsigned int vec_nr)
 	st->win.run_max_ns = max(st->win.run_max_ns, run_ns);
 	st->total.ksoftirqd_runs += st->run_ksoftirqd;
 	st->total.reraises += st->run_reraised;
+	st->total.squeezes += __this_cpu_read(softnet_data.time_squeeze) !=
+			      st->run_squeeze;
 	teeprobe_hist_add(&st->run, run_ns);
 	trace_teeprobe_netrx_run(st->run_delay_ns, run_ns, st->run_packets,
 				 st->run_ksoftirqd, st->run_reraised);

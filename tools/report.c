@@ -220,19 +220,27 @@ static void compute_tee(struct report *out, struct report_events *r)
 	out->threads_overflow = r->threads_overflow;
 }
 
+/* netrx_stats' columns, by name and kind */
+#define NETRX_COL(name, kind, ...) { #name, #kind },
+static const struct {
+	const char *name, *kind;
+} netrx_col[] = { TEEPROBE_NETRX_STATS_COLS(NETRX_COL) };
+
 /* netrx_compute - one CPU's (or "all"'s) from netrx_stats and netrx_hist */
 static void netrx_compute(const struct tables *st, const struct tables *hi,
 			  const char *cpu, struct report_netrx_cpu *x)
 {
 	double bucket[HIST_BUCKETS];
 	char col[16];
+	int i;
 
-	x->runs = tables_delta(st, cpu, NULL, "runs");
-	x->raises = tables_delta(st, cpu, NULL, "raises");
-	x->packets = tables_delta(st, cpu, NULL, "packets");
-	x->ksoftirqd_runs = tables_delta(st, cpu, NULL, "ksoftirqd_runs");
-	x->reraises = tables_delta(st, cpu, NULL, "reraises");
-	x->budget_full = tables_delta(st, cpu, NULL, "budget_full");
+	for (i = 0; i < REPORT_NETRX_COLS; i++) {
+		if (strcmp(netrx_col[i].kind, "COUNT"))
+			continue;
+		/* A column the session's module did not have is unknown. */
+		x->count[i] = modstats_col(st->t[1], netrx_col[i].name) < 0 ? NAN :
+			      tables_delta(st, cpu, NULL, netrx_col[i].name);
+	}
 	snprintf(col, sizeof(col), strcmp(cpu, "all") ? "cpu%s" : "%s", cpu);
 	/* Maxima are not differences: the end's max bounds the session's. */
 	x->inline_ns[2] = modstats_get(st->t[1], cpu, NULL, "inline_delay_max_ns");
@@ -252,6 +260,7 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 	struct tables st = { 0 }, hi = { 0 };
 	struct report_netrx_cpu *x;
 	char cpu[16];
+	double runs;
 	int i;
 
 	for (i = 0; i < MAX_CPUS; i++)
@@ -296,11 +305,12 @@ static void compute_netrx(struct report *out, const struct report_events *r)
 		x = &out->netrx_cpus[out->nr_netrx_cpus++];
 		snprintf(x->cpu, sizeof(x->cpu), "%s", cpu);
 		netrx_compute(&st, &hi, cpu, x);
-		x->runs_per_s = rate(x->runs, out->seconds);
-		x->raises_per_s = rate(x->raises, out->seconds);
-		x->packets_per_s = rate(x->packets, out->seconds);
-		x->packets_per_run = share(x->packets, x->runs);
-		x->ksoftirqd_share = share(x->ksoftirqd_runs, x->runs);
+		runs = x->count[REPORT_NETRX_runs];
+		x->runs_per_s = rate(runs, out->seconds);
+		x->raises_per_s = rate(x->count[REPORT_NETRX_raises], out->seconds);
+		x->packets_per_s = rate(x->count[REPORT_NETRX_packets], out->seconds);
+		x->packets_per_run = share(x->count[REPORT_NETRX_packets], runs);
+		x->ksoftirqd_share = share(x->count[REPORT_NETRX_ksoftirqd_runs], runs);
 	}
 }
 

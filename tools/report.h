@@ -61,10 +61,22 @@ struct report_netrx_windows {
 	double runs_per_s, packets_per_s, ksoftirqd_share;
 };
 
+/* netrx_stats' columns, numbered in abi.h's order */
+#define REPORT_NETRX_COL(name, kind, ...) REPORT_NETRX_##name,
+enum report_netrx_col {
+	TEEPROBE_NETRX_STATS_COLS(REPORT_NETRX_COL)
+	REPORT_NETRX_COLS
+};
+
 /* NET_RX of one CPU (or "all") from the module's counters and histograms */
 struct report_netrx_cpu {
 	char cpu[16];
-	double runs, raises, packets, ksoftirqd_runs, reraises, budget_full;
+	/*
+	 * the session's difference of each COUNT column of netrx_stats (a
+	 * column an older module lacks: NAN), indexed by REPORT_NETRX_name;
+	 * the others unused
+	 */
+	double count[REPORT_NETRX_COLS];
 	double runs_per_s, raises_per_s, packets_per_s;
 	double packets_per_run, ksoftirqd_share;
 	double inline_ns[3], ksoftirqd_ns[3];	/* p50, p99, max */

@@ -28,11 +28,19 @@ static const struct jfield tee_cmd_keys[] = {
 };
 #undef KEY_STRUCT
 
-/* One CPU's NET_RX from the module's counters */
+/*
+ * One CPU's NET_RX from the module's counters: every COUNT column of
+ * netrx_stats (abi.h), then what the report derives
+ */
 #define KEY_STRUCT struct report_netrx_cpu
+#define NETRX_KEY(name, kind, ...) NETRX_KEY_##kind(name)
+#define NETRX_KEY_COUNT(name) \
+	JFIELD(#name, KEY_STRUCT, count[REPORT_NETRX_##name], 0),
+#define NETRX_KEY_NS(name)
+#define NETRX_KEY_MAX(name)
+#define NETRX_KEY_DELAY(name)
 static const struct jfield netrx_cpu_keys[] = {
-	KEY(runs, 0), KEY(raises, 0), KEY(packets, 0), KEY(ksoftirqd_runs, 0),
-	KEY(reraises, 0), KEY(budget_full, 0),
+	TEEPROBE_NETRX_STATS_COLS(NETRX_KEY)
 	KEY(runs_per_s, 2), KEY(packets_per_s, 2),
 	JFIELD("inline_delay_p50_ns", KEY_STRUCT, inline_ns[0], 0),
 	JFIELD("inline_delay_p99_ns", KEY_STRUCT, inline_ns[1], 0),

@@ -25,19 +25,44 @@ nic_rx() {
 	ip netns exec "$TP_CLIENT_NETNS" sh -c 'cat /sys/class/net/*/statistics/rx_packets' |
 		awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
-# snapshot FILE - /proc/softirqs and netrx_stats read with no NET_RX run in
-# between (the softirq line is read again until it did not move)
+# softnet_squeezes - time_squeeze of /proc/net/softnet_stat (its third
+# column, in hex), one number per CPU
+softnet_squeezes() {
+	local processed dropped squeezed rest
+
+	while read -r processed dropped squeezed rest; do
+		printf '%d ' "0x$squeezed"
+	done </proc/net/softnet_stat
+}
+# snapshot FILE - /proc/softirqs, netrx_stats and softnet_stat read with no
+# NET_RX run in between (the softirq line is read again until it did not
+# move): runs per CPU, teeprobe's runs, the NICs' and napi's packets,
+# time_squeeze per CPU, teeprobe's squeezes
 snapshot() {
-	local i a b runs
+	local i a b runs squeezes kernel_squeezes
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		a=$(softirqs_netrx)
 		runs=$(teeprobe_runs)
+		squeezes=$(tp_col netrx_stats squeezes '[0-9]+')
+		kernel_squeezes=$(softnet_squeezes)
 		b=$(softirqs_netrx)
 		[ "$a" = "$b" ] && break
 		sleep 0.1
 	done
-	printf '%s\n%s\n%s %s\n' "$a" "${runs//$'\n'/ }" "$(nic_rx)" "$(netrx_col all packets)" >"$1"
+	printf '%s\n%s\n%s %s\n%s\n%s\n' "$a" "${runs//$'\n'/ }" "$(nic_rx)" \
+		"$(netrx_col all packets)" "$kernel_squeezes" "${squeezes//$'\n'/ }" >"$1"
 }
+# knock SECONDS - the client knocks on a closed port of the server for
+# SECONDS: a SYN and a RST each time, from one shell (no fork, which takes
+# a slot of its own under the hogs on the lab kernel)
+knock() {
+	ip netns exec "$TP_CLIENT_NETNS" bash -c "e=\$((SECONDS + $1))
+		while [ \$SECONDS -lt \$e ]; do
+			exec 3<>/dev/tcp/$TP_SERVER_ADDR/9
+		done 2>/dev/null
+		true	# every knock is refused: the loop's status is the last's"
+}
+export -f knock		# late_load's step runs it
 # delta A B LINE - per-field differences of line LINE between two snapshots
 # (the guest has no /dev/fd, so no process substitution)
 delta() {
@@ -106,6 +131,29 @@ check "ksoftirqd runs, re-raises and delay samples are parts of the runs" bash -
 check "netrx_hist has a column per CPU and the delay rows" sh -c "
 	head -n 1 $DEBUGFS/netrx_hist | grep -Eq '^# hist bucket_low_ns( cpu[0-9]+)+ all$' &&
 	grep -q '^inline_delay ' $DEBUGFS/netrx_hist && grep -q '^run ' $DEBUGFS/netrx_hist"
+check_eq "squeezed runs per CPU = the softnet_stat time_squeeze delta" \
+	"$(delta /tmp/t40-before /tmp/t40-after 4)" "$(delta /tmp/t40-before /tmp/t40-after 5)"
+
+# --- squeezed runs --------------------------------------------------------------------
+# With a netdev_budget of one packet, every run whose first poll takes a
+# packet has spent its budget then and stops, squeezed: by construction,
+# not by the host's speed (a time limit would be). The knocks make such
+# runs on both NICs.
+budget=$(cat /proc/sys/net/core/netdev_budget)
+snapshot /tmp/t40-sq-before
+check "netdev_budget 1" write_file /proc/sys/net/core/netdev_budget 1
+check "the client knocks on a closed port for 1-2 s" knock 2
+check "netdev_budget back to $budget" write_file /proc/sys/net/core/netdev_budget "$budget"
+sleep 0.3
+snapshot /tmp/t40-sq-after
+squeezed=$(delta /tmp/t40-sq-before /tmp/t40-sq-after 4)
+check_eq "squeezed runs per CPU = the softnet_stat time_squeeze delta" \
+	"$squeezed" "$(delta /tmp/t40-sq-before /tmp/t40-sq-after 5)"
+check "the knocks' runs were squeezed ($squeezed), at most every run ($(delta /tmp/t40-sq-before /tmp/t40-sq-after 1))" \
+	awk -v s="$squeezed" -v r="$(delta /tmp/t40-sq-before /tmp/t40-sq-after 1)" '
+	BEGIN { n = split(s, a, " "); split(r, b, " ")
+		for (i = 1; i <= n; i++) { if (a[i] > b[i]) exit 1; t += a[i] }
+		exit !(t >= 10) }'
 
 # --- the window summaries ----------------------------------------------------------
 # A reset zeroes the totals; the windows go on through it, the one open
@@ -129,11 +177,7 @@ check "hsbench soft once more with 100 ms windows" lab_run soft "$((conns / 3))"
 late_load() {
 	local c knock hogs=
 
-	ip netns exec "$TP_CLIENT_NETNS" bash -c "e=\$((SECONDS + 7))
-		while [ \$SECONDS -lt \$e ]; do
-			exec 3<>/dev/tcp/$TP_SERVER_ADDR/9
-		done 2>/dev/null
-		true	# every knock is refused: the loop's status is the last's" &
+	knock 7 &
 	knock=$!
 	sleep 0.5
 	for c in $(seq 0 $(($(nproc) - 1))); do
