@@ -214,6 +214,11 @@ lab_run() {
 	if [ $rc != 0 ]; then
 		kill $server 2>/dev/null
 		lab_netstate >"$dir/net.txt" 2>&1
+		# what the client said, for the failing check's output
+		echo "lab_run $mode $conns: the hsbench client exited $rc:" >&2
+		tail -n 5 "$dir/client.err" >&2
+		grep -o '"completed":[0-9]*,"errors":[0-9]*[^}]*"timeouts":[0-9]*' \
+			"$dir/client.json" >&2
 	fi
 	wait $server
 	[ -r /sys/kernel/debug/teesim/stats ] && cat /sys/kernel/debug/teesim/stats >"$dir/teesim.txt"

@@ -55,11 +55,9 @@ record_run() {
 		return 1
 	fi
 	if [ $rc != 0 ]; then
-		# what the run said (lab_run: hsbench's client and server)
+		# lab_run printed what its client said; the server too
 		echo "record_run $name: the run exited $rc"
-		tail -n 5 ${LAB_OUT:+$LAB_OUT/*/client.err $LAB_OUT/*/server.txt} 2>/dev/null
-		grep -o '"completed":[0-9]*,"errors":[0-9]*[^}]*"timeouts":[0-9]*' \
-			${LAB_OUT:+$LAB_OUT/*/client.json} 2>/dev/null
+		tail -n 5 ${LAB_OUT:+$LAB_OUT/*/server.txt} 2>/dev/null
 		return $rc
 	fi
 	local target=(${ANALYZE_TARGET_US:+--target-us "$ANALYZE_TARGET_US"})

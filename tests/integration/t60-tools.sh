@@ -57,7 +57,7 @@ echo 1 >/sys/kernel/debug/teesim/reset
 runs_before=$(netrx_runs)
 "$TEEPROBE" record -w 50 -o $out/run.dat 2>$out/record.err &
 rec=$!
-STEP_TIMEOUT=150 check "record starts recording" wait_recording $out/record.err
+check "record starts recording" wait_recording $out/record.err
 check "record set the session's window length" \
 	sh -c '[ "$(cat /sys/module/teeprobe/parameters/window_ms)" = 50 ]'
 check "hsbench hard-temp: $conns connections while recording" lab_run hard-temp "$conns" 10
@@ -154,7 +154,7 @@ check "--no-hist leaves the histograms out" sh -c \
 # --- teeprobe compare: a second session, hard-reg ------------------------------------
 "$TEEPROBE" record -o $out/reg.dat 2>$out/reg.err &
 rec=$!
-STEP_TIMEOUT=150 check "record starts recording again" wait_recording $out/reg.err
+check "record starts recording again" wait_recording $out/reg.err
 check "hsbench hard-reg: $conns connections while recording" lab_run hard-reg "$conns" 10
 kill -INT $rec
 wait $rec
