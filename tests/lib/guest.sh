@@ -42,7 +42,7 @@ guest_rc() {
 
 # guest_cpus_start K N - kernel K's guest on N vCPUs running t12-cpus
 # alone (issue 51: teeprobe's per-CPU tables and memory at the guest's
-# CPU count; 50 s at 16 here); TAP into $results/guest-K-cpusN.tap
+# CPU count; 44 to 61 s at 16 here); TAP into $results/guest-K-cpusN.tap
 guest_cpus_start() {
 	local k=$1 n=$2 name=guest-$1-cpus$2
 	rm -rf "$results/$name"
