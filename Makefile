@@ -207,10 +207,12 @@ demo: deps-demo
 	scripts/demo $(if $(KERNEL),-k $(KERNEL))
 
 # bench/profile -B: the NET_RX cost per run and per packet of (b) and (d),
-# counted by attribution (Documentation/benchmarks.rst)
+# counted by attribution; bench/size: the module's memory at 2, 16 and 64
+# vCPUs, per CPU and fixed (Documentation/benchmarks.rst)
 bench: deps
 	bench/run
 	bench/profile -I packets -B 32 -C "a b d" -r 7 -t 12
+	bench/size
 
 stress:
 	scripts/deps --kernels

@@ -40,6 +40,8 @@ bench_dir=$(cd "$(dirname "$0")" && pwd)
 . "$bench_dir/../lab/lab.sh"
 . "$bench_dir/configs.sh"
 . "$bench_dir/items.sh"
+# memory_stage: the kernel's accounting, a "memory" line
+. "$bench_dir/memory.sh"
 # the debugfs tables read by their columns' names: tp_col, tp_sum, tp_key
 . "$bench_dir/../tests/lib/debugfs.sh"
 
@@ -66,19 +68,6 @@ bench_round() {
 		run_items "$c" "$r" || { config_stop "$c"; return 1; }
 		config_stop "$c" || { echo "bench: round $r: configuration $c failed" >&2; return 1; }
 	done
-}
-
-# memory_stage - the kernel's accounting now, as one "memory" line
-memory_stage() {
-	local module
-	sync
-	sleep 2		# RCU-deferred frees
-	module=$(awk '$1 == "teeprobe" { print $2 }' /proc/modules)
-	awk -v stage="$1" -v module="${module:-0}" '
-		$1 == "SUnreclaim:" { s = $2 } $1 == "VmallocUsed:" { v = $2 }
-		$1 == "Percpu:" { p = $2 }
-		END { printf "memory %s module_bytes %d sunreclaim_kb %d vmalloc_kb %d percpu_kb %d\n",
-			stage, module, s, v, p }' /proc/meminfo
 }
 
 # table_field NAME - tcp_stats' "# table_NAME VALUE" line

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # bench.sh - the benchmark is no test: this runs it once at a tiny size so
 # that it cannot rot (bench/run --quick, every item in every configuration,
-# its JSON complete), checks the refusals and the help of bench/run and
-# bench/profile, the KVM branch (run where QEMU can use KVM, refused with
+# its JSON complete), checks the refusals and the help of bench/run,
+# bench/profile and bench/size (and bench/size's table on made-up
+# results), the KVM branch (run where QEMU can use KVM, refused with
 # the reason where not), and that bench/profile maps every item's
 # instructions. No timing is asserted. TAP; tests/run runs it on a host
 # core the guests leave free.
@@ -72,6 +73,58 @@ json.dump(k, open(sys.argv[3], "w"))' "$out/summary.json" "$results/bench.json" 
 	[ $bad = 0 ] || tail -n 5 "$out/check.txt" 2>/dev/null | diag
 }
 
+# size_results PERCPU_BYTES SLAB_KIB - bench/size's results.txt for 2, 16
+# and 64 CPUs whose slab and vmalloc do not move with the CPUs (SLAB_KIB
+# and 376 KiB): the fit's growth per CPU is PERCPU_BYTES and the 144-byte
+# static section, its fixed part SLAB_KIB + 376 KiB, exactly
+size_results() {
+	local n i
+	for n in 2 16 64; do
+		echo "$n info kernel 6.1.0-test"
+		echo "$n info cpus $n"
+		echo "$n info connections 200"
+		echo "$n memory control_before module_bytes 0 sunreclaim_kb 9000 vmalloc_kb 7000 percpu_kb 500"
+		echo "$n memory control module_bytes 0 sunreclaim_kb 9500 vmalloc_kb 7100 percpu_kb 500"
+		for i in 1 2 3; do
+			echo "$n memory before module_bytes 0 sunreclaim_kb $((9500 + i)) vmalloc_kb 7100 percpu_kb 500"
+			echo "$n memory loaded module_bytes 200704 sunreclaim_kb $((9500 + i + $2)) vmalloc_kb 7476 percpu_kb 600"
+			echo "$n module loaded percpu_bytes $1 ports 0"
+		done
+		echo "$n memory port module_bytes 200704 sunreclaim_kb 10000 vmalloc_kb 7476 percpu_kb 600"
+		echo "$n module port percpu_bytes $(($1 + 10080)) ports 1"
+		echo "$n memory unloaded module_bytes 0 sunreclaim_kb 9900 vmalloc_kb 7100 percpu_kb 600"
+	done
+	echo "0 percpu static_bytes 144"
+}
+
+# size_checks - bench/size's options refused before anything is built or
+# booted, and its table's fit and verdict on made-up results
+size_checks() {
+	local c bad=0 out=$results/bench-size
+	mkdir -p "$out"
+	for c in 2 "2 2" "2 x" "2 0" "2 256" ""; do
+		if "$top/bench/size" -c "$c" >"$out/c.out" 2>&1 || ! grep -q -- '-c' "$out/c.out"; then
+			echo "# bench/size -c '$c': $(head -n 1 "$out/c.out")"
+			bad=1
+		fi
+	done
+	tap_result $bad "bench/size refuses -c 2, '2 2', '2 x', '2 0', '2 256' and ''"
+	# 44616 + 144 bytes a CPU, 100 + 376 KiB fixed: met at rest; a port's
+	# 10080 more: 53.6 KiB a CPU, met; 70000 bytes a CPU: not met
+	size_results 44616 100 >"$out/met.txt"
+	size_results 70000 100 >"$out/not-met.txt"
+	bad=0
+	awk -f "$top/bench/size.awk" "$out/met.txt" >"$out/met.out" &&
+		awk -f "$top/bench/size.awk" "$out/not-met.txt" >"$out/not-met.out" || bad=1
+	grep -Eq '^at rest +43\.7 +476\.0 +6071\.0 ' "$out/met.out" &&
+		grep -Eq '^one port +53\.6 +476\.0 +7331\.0 ' "$out/met.out" &&
+		grep -q '^  at rest:  met$' "$out/met.out" && grep -q '^  one port: met$' "$out/met.out" &&
+		grep -q '^  at rest:  not met (68\.5 KiB per CPU > 64' "$out/not-met.out" &&
+		grep -Eq '^ +64 one port +200704 +80080 ' "$out/not-met.out" || bad=1
+	tap_result $bad "bench/size's table fits the growth per CPU and the fixed part, and judges issue 51's goal"
+	[ $bad = 0 ] || head -n 30 "$out/met.out" "$out/not-met.out" | diag
+}
+
 # run_bench - the benchmark is no test: it runs once at a tiny size so it
 # cannot rot, on the host core the stock kernels' guests leave free; its
 # JSON must hold every item with every configuration
@@ -126,7 +179,11 @@ run_bench() {
 	for opt in -k -r -n -p -w -B -i -I -C -t --quick; do
 		"$top/bench/profile" -h | grep -q -- "^  $opt " || { echo "# bench/profile -h: no $opt"; bad=1; }
 	done
-	tap_result $bad "bench/run -h and bench/profile -h describe every option"
+	for opt in -k -c -l -n; do
+		"$top/bench/size" -h | grep -q -- "^  $opt " || { echo "# bench/size -h: no $opt"; bad=1; }
+	done
+	tap_result $bad "bench/run -h, bench/profile -h and bench/size -h describe every option"
+	size_checks
 	run_bench_kvm
 	# bench/profile: every item's profile adds up to the instruction
 	# count (profile.py checks), and finds teeprobe.ko's code under (b)

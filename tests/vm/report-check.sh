@@ -4,7 +4,8 @@
 # made-up one: the guest command writes what tests/integration/suite and a
 # WARN would write to the kernel log, and exits 0. vm-run must exit 125,
 # name the test that was running and print the report whole, up to its
-# "---[ end trace" line and no further. TAP on stdout.
+# "---[ end trace" line and no further; and that it refuses a vCPU count
+# it cannot boot (TP_VM_CPUS). TAP on stdout.
 #
 # Usage: tests/vm/report-check.sh [KERNEL]   (default 6.1; a stock kernel
 # boots in some 10 s)
@@ -41,4 +42,17 @@ check "prints the report from its first line to its end" \
 	'grep -q "Call Trace: made_up_caller" "$out/stderr" &&
 	 grep -q "end trace 0000000000000000" "$out/stderr"'
 check "and no further" '! grep -q "made-up line after the report" "$out/stderr"'
+# TP_VM_CPUS: a whole number from 1 to 256 (255 on x86: QEMU's pc
+# machine), refused with the setting named before anything boots
+bad_cpus=0
+for c in 0 01 x 2x -1 257 256; do
+	if TP_VM_CPUS=$c timeout 60 "$top/tests/vm/vm-run" -q -k "$k" -t 60 -o "$out/cpus" -- true \
+		>"$out/cpus.out" 2>&1 || ! grep -q "TP_VM_CPUS=.*$c" "$out/cpus.out" ||
+		[ -e "$out/cpus/console.log" ]; then
+		echo "# TP_VM_CPUS=$c: $(head -n 1 "$out/cpus.out")"
+		bad_cpus=1
+	fi
+done
+check "TP_VM_CPUS=0, 01, x, 2x, -1, 257 and (on x86) 256 are refused, naming the setting, before a boot" \
+	'[ "$bad_cpus" = 0 ]'
 echo "1..$n"
