@@ -207,10 +207,12 @@ demo: deps-demo
 	scripts/demo $(if $(KERNEL),-k $(KERNEL))
 
 # bench/profile -B: the NET_RX cost per run and per packet of (b) and (d),
-# counted by attribution (Documentation/benchmarks.rst)
+# counted by attribution; bench/read: big sessions read by teeprobe and
+# trace-cmd on this host (Documentation/benchmarks.rst)
 bench: deps
 	bench/run
 	bench/profile -I packets -B 32 -C "a b d" -r 7 -t 12
+	bench/read
 
 stress:
 	scripts/deps --kernels
@@ -223,4 +225,5 @@ clean:
 	$(MAKE) -C tests/unit clean
 	@if [ -f lab/Makefile ]; then $(MAKE) -C lab clean; fi
 	$(MAKE) -C bench/insns clean
+	$(MAKE) -C bench/bigtrace clean
 	rm -rf build
