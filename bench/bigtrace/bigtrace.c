@@ -169,6 +169,7 @@ static struct {
 	bool end_written;
 	unsigned long long nrec_any;	/* records read */
 	unsigned long long events;	/* records written */
+	unsigned long long pages;	/* pages written */
 } g = { .cpus = 64, .repeat = 1, .eph_lo = -1 };
 
 /* ---- the source ---------------------------------------------------------- */
@@ -861,6 +862,7 @@ static char **write_buffer(const struct src_buf *b, const char *output)
 		if (close(p.fd))
 			die("writing %s: %s", files[cpu], strerror(errno));
 	}
+	g.pages += p.nr;
 	free(p.page);
 	return files;
 }
@@ -1088,6 +1090,6 @@ int main(int argc, char **argv)
 		die("%s: %s", output, strerror(errno));
 	printf("bigtrace: %s: %d CPUs (%d copies of %d) x %d repetitions of %s (every %.3f s): %llu events, %llu bytes of pages, %lld bytes\n",
 	       output, g.cpus, g.copies, g.src_cpus, g.repeat, src, g.period / 1e9,
-	       g.events, per_rep * g.copies * g.repeat, (long long)st.st_size);
+	       g.events, g.pages * g.page_size, (long long)st.st_size);
 	return 0;
 }
