@@ -208,11 +208,13 @@ demo: deps-demo
 
 # bench/profile -B: the NET_RX cost per run and per packet of (b) and (d),
 # counted by attribution; bench/size: the module's memory at 2, 16 and 64
-# vCPUs, per CPU and fixed (Documentation/benchmarks.rst)
+# vCPUs, per CPU and fixed; bench/read: big sessions read by teeprobe and
+# trace-cmd on this host (Documentation/benchmarks.rst)
 bench: deps
 	bench/run
 	bench/profile -I packets -B 32 -C "a b d" -r 7 -t 12
 	bench/size
+	bench/read
 
 stress:
 	scripts/deps --kernels
@@ -225,4 +227,5 @@ clean:
 	$(MAKE) -C tests/unit clean
 	@if [ -f lab/Makefile ]; then $(MAKE) -C lab clean; fi
 	$(MAKE) -C bench/insns clean
+	$(MAKE) -C bench/bigtrace clean
 	rm -rf build
