@@ -33,8 +33,9 @@ static struct dentry *teeprobe_dir;
  * missing file would leave an operator's tool to guess: the load fails
  * instead.
  */
-int teeprobe_debugfs_file(const char *name, umode_t mode, struct dentry *dir,
-			  void *data, const struct file_operations *fops)
+static int teeprobe_debugfs_file(const char *name, umode_t mode,
+				 struct dentry *dir, void *data,
+				 const struct file_operations *fops)
 {
 	struct dentry *d;
 
@@ -182,6 +183,13 @@ static int part_file_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(part_file);
 
+/* create_part_file - a part's file @file in the directory */
+static int create_part_file(struct teeprobe_file *file, void *unused)
+{
+	return teeprobe_debugfs_file(teeprobe_file_name(file->id), 0400,
+				     teeprobe_dir, file, &part_file_fops);
+}
+
 static const struct file_operations reset_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
@@ -212,7 +220,7 @@ int teeprobe_debugfs_init(void)
 	      create(TEEPROBE_FILE_PID_FILTER, NULL, &pid_filter_fops) ?:
 	      create(TEEPROBE_FILE_HOOKS, NULL, &hooks_fops) ?:
 	      create(TEEPROBE_FILE_MEMORY, NULL, &memory_fops) ?:
-	      teeprobe_parts_create_files(teeprobe_dir, &part_file_fops);
+	      teeprobe_parts_each_file(create_part_file, NULL);
 	if (ret) {
 		debugfs_remove_recursive(teeprobe_dir);
 		teeprobe_dir = NULL;

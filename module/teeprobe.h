@@ -99,9 +99,8 @@ int teeprobe_window_init(void);
 void teeprobe_window_exit(void);
 void teeprobe_part_register(struct teeprobe_part *part);
 void teeprobe_part_unregister(struct teeprobe_part *part);
-struct dentry;
-int teeprobe_parts_create_files(struct dentry *dir,
-				 const struct file_operations *fops);
+int teeprobe_parts_each_file(int (*fn)(struct teeprobe_file *file, void *arg),
+			     void *arg);
 void teeprobe_parts_show_notes(struct seq_file *m, enum teeprobe_file_id id);
 void teeprobe_reset_all(void);
 
@@ -199,8 +198,6 @@ void teeprobe_acceptor_mark(struct task_struct *task);
 /* debugfs.c: the directory and its files, made last */
 int teeprobe_debugfs_init(void);
 void teeprobe_debugfs_exit(void);
-int teeprobe_debugfs_file(const char *name, umode_t mode, struct dentry *dir,
-			  void *data, const struct file_operations *fops);
 
 /*
  * fault.c: teeprobe's own fault injection points (the percpu allocator

@@ -14,7 +14,6 @@
 
 #include <linux/atomic.h>
 #include <linux/cpu.h>
-#include <linux/debugfs.h>
 #include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
@@ -200,12 +199,12 @@ void teeprobe_part_unregister(struct teeprobe_part *part)
 }
 
 /*
- * teeprobe_parts_create_files - every registered part's files in @dir,
- * each read through @fops with its struct teeprobe_file as i_private; the
- * first error, when one cannot be made
+ * teeprobe_parts_each_file - @fn on every registered part's files, in the
+ * parts' order, until it returns an error, which this returns (0 when
+ * every call did): debugfs.c makes the files, without window.c knowing how
  */
-int teeprobe_parts_create_files(struct dentry *dir,
-				const struct file_operations *fops)
+int teeprobe_parts_each_file(int (*fn)(struct teeprobe_file *file, void *arg),
+			     void *arg)
 {
 	struct teeprobe_part *part;
 	unsigned int i;
@@ -214,8 +213,7 @@ int teeprobe_parts_create_files(struct dentry *dir,
 	mutex_lock(&parts_lock);
 	list_for_each_entry(part, &parts, node)
 		for (i = 0; i < part->nr_files && !ret; i++)
-			ret = teeprobe_debugfs_file(teeprobe_file_name(part->files[i].id),
-						    0400, dir, &part->files[i], fops);
+			ret = fn(&part->files[i], arg);
 	mutex_unlock(&parts_lock);
 	return ret;
 }
