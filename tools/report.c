@@ -220,11 +220,16 @@ static void compute_tee(struct report *out, struct report_events *r)
 	out->threads_overflow = r->threads_overflow;
 }
 
-/* netrx_stats' columns, by name and kind */
-#define NETRX_COL(name, kind, ...) { #name, #kind },
+/* netrx_stats' COUNT columns (abi.h), as report_json.c writes them */
+#define NETRX_COUNT(name, kind, ...) NETRX_COUNT_##kind(name)
+#define NETRX_COUNT_COUNT(name) { #name, REPORT_NETRX_##name },
+#define NETRX_COUNT_NS(name)
+#define NETRX_COUNT_MAX(name)
+#define NETRX_COUNT_DELAY(name)
 static const struct {
-	const char *name, *kind;
-} netrx_col[] = { TEEPROBE_NETRX_STATS_COLS(NETRX_COL) };
+	const char *name;
+	enum report_netrx_col col;
+} netrx_counts[] = { TEEPROBE_NETRX_STATS_COLS(NETRX_COUNT) };
 
 /* netrx_compute - one CPU's (or "all"'s) from netrx_stats and netrx_hist */
 static void netrx_compute(const struct tables *st, const struct tables *hi,
@@ -232,14 +237,14 @@ static void netrx_compute(const struct tables *st, const struct tables *hi,
 {
 	double bucket[HIST_BUCKETS];
 	char col[16];
-	int i;
+	size_t i;
 
-	for (i = 0; i < REPORT_NETRX_COLS; i++) {
-		if (strcmp(netrx_col[i].kind, "COUNT"))
-			continue;
+	for (i = 0; i < ARRAY_SIZE(netrx_counts); i++) {
+		const char *name = netrx_counts[i].name;
+
 		/* A column the session's module did not have is unknown. */
-		x->count[i] = modstats_col(st->t[1], netrx_col[i].name) < 0 ? NAN :
-			      tables_delta(st, cpu, NULL, netrx_col[i].name);
+		x->count[netrx_counts[i].col] = modstats_col(st->t[1], name) < 0 ?
+			NAN : tables_delta(st, cpu, NULL, name);
 	}
 	snprintf(col, sizeof(col), strcmp(cpu, "all") ? "cpu%s" : "%s", cpu);
 	/* Maxima are not differences: the end's max bounds the session's. */

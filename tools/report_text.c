@@ -218,10 +218,10 @@ static void text_netrx(const struct report *r)
 	for (i = 0; i < r->nr_netrx_cpus; i++) {
 		const struct report_netrx_cpu *x = &r->netrx_cpus[i];
 
-		printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8.0f %8s\n",
+		printf("  %-5s %9.1f %10.1f %10.1f %8.2f %10.1f %8s %8s\n",
 		       x->cpu, x->runs_per_s, x->raises_per_s, x->packets_per_s,
 		       x->packets_per_run, 100 * x->ksoftirqd_share,
-		       x->count[REPORT_NETRX_reraises],
+		       num_str(x->count[REPORT_NETRX_reraises], 0),
 		       num_str(x->count[REPORT_NETRX_squeezes], 0));
 	}
 	printf("  raise->entry delays: inline = at irq exit or bh enable, ksoftirqd =\n"
