@@ -17,7 +17,9 @@
 #                             die naming OPTIONS
 #   bench_window WINDOW       a packet window udpbench keeps (1 to 4096)
 #   bench_percpu_static KO    the bytes of KO's static per-CPU section
+#                             (bench/memory.sh, which the guests' t12 uses too)
 . "$top/scripts/kvm.sh"
+. "$top/bench/memory.sh"
 
 # bench_counts OPTIONS VALUE... - die unless every VALUE is a positive whole
 # number ("0", "00" and "" are not)
@@ -96,12 +98,4 @@ bench_check_marks() {
 	marks=$(grep -c '^mark ' "$out/insns.txt")
 	[ "$marks" = "$(awk '$1 == "info" && $2 == "marks" { print $3 }' "$out/guest.txt")" ] ||
 		die "the guest made other markers than QEMU counted ($out/insns.txt, $out/guest.txt)"
-}
-
-# bench_percpu_static KO - the size of the module's static per-CPU section
-# (.data..percpu), which every CPU holds a copy of; 0 without one
-bench_percpu_static() {
-	local size
-	size=$(readelf -SW "$1" | awk '{ for (i = 1; i < NF; i++) if ($i == ".data..percpu") print $(i + 4) }')
-	echo $((16#${size:-0}))
 }

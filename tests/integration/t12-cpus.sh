@@ -78,8 +78,7 @@ done
 # whole pages of every CPU as the allocator populates them (and a few
 # empty ones ahead: PCPU_EMPTY_POP_PAGES_HIGH, 4), and keeps them
 # populated after a free: the guest's first insmod
-static=$(readelf -SW "$ko" | awk '{ for (i = 1; i < NF; i++) if ($i == ".data..percpu") print $(i + 4) }')
-static=$((16#${static:-0}))
+static=$(bench_percpu_static "$ko")
 kgrowth=$(( ($(awk '{ print $NF }' /tmp/t12-loaded-1) - $(awk '{ print $NF }' /tmp/t12-before-1)) * 1024 ))
 check "debugfs memory counts teeprobe's per-CPU bytes (${percpu:-none})" test "${percpu:-0}" -gt 0
 check "the kernel's Percpu grew by no more a CPU than the module counts, in pages, and 5 ahead ($((kgrowth / possible)) bytes a CPU, counted $percpu)" \
