@@ -216,8 +216,10 @@ check "rmmod teeprobe" rmmod teeprobe
 # opened at a minute's boundary, then the 60 s window holding it)
 check "windows start on multiples of their length, one per CPU, start and length" awk '
 	{ k = $1 " " $2 " " $3
-	  if ($2 % $3 != 0 || (k in seen)) { bad++; print "not aligned or twice: cpu", $1, "start", $2, "len", $3 }
-	  seen[k]; n++ }
+	  if ($2 % $3 != 0 || (k in seen)) { bad++; print "not aligned or twice: cpu", $1, "start", $2, "len", $3
+		if (k in seen) print "  (first: cpu start len late runs " seen[k] ")" }
+	  if (!(k in seen)) seen[k] = $0
+	  n++ }
 	END { print n, "windows,", bad + 0, "wrong"; exit !(n > 2 && !bad) }' /tmp/t40-windows.tab
 late_max=$(awk '$4 > $3 / 4 && $4 > m { m = $4 } END { printf "%.0f\n", m }' /tmp/t40-windows.tab)
 check "a window the hogs kept open says it closed late (the latest ${late_max} ns after its end, over 200 ms)" \
