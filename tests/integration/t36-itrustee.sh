@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # t36-itrustee - teeprobe's tzdriver preset on iTrustee's real tzdriver
-# (vm-run -k itrustee: the newest tree on Debian 12's arm64 6.1), over
+# (vm-run -k itrustee: the newest tree on Debian 12's arm64 6.1; -k
+# itrustee-5.10: v1.0.0 on Debian 11's arm64 5.10, adapted to below), over
 # tzsim, the lab's simulated iTrustee secure side, with teecd and libteec
 # from itrustee_client. The lab TA through libteec in the four memory kinds
 # a CA passes; every preset probe attached (or absent from this version);
@@ -254,6 +255,11 @@ for mem in $setup_mems; do
 		echo "$mem: $s $(probe_field $s calls) calls $(probe_field $s total_ns) ns"
 	done | diag
 	echo "$mem: TZ_SEND_CMD $(tee_stat TZ_SEND_CMD calls) calls $(tee_stat TZ_SEND_CMD total_ns) ns, secure side $(sim memref_temp) mailbox memrefs, $(sim memref_pages) page lists" | diag
+	if [ "$tzver" != newest ]; then
+		# v1.0.0 has one way to pass memory: a mailbox copy per memref
+		check_eq "set-up ($mem): v1.0.0 passes it copied: the secure side saw two mailbox memrefs per call, no page list" \
+			"$((2 * $(kv /tmp/tz-setup-$mem.txt invoke))) 0" "$(sim memref_temp) $(sim memref_pages)"
+	fi
 done
 check "set-up: temporary buffers are copied (mailbox_alloc per memref), shared ones pinned (fill_shared_mem_info$( [ "$tzver" = newest ] || echo ', absent in v1.0.0'))" \
 	test "$(kv /tmp/tz-setup-temp.txt invoke)" -gt 0
