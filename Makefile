@@ -5,7 +5,8 @@
 #                   tools and the man pages
 #   make check      install what is missing, build, run every test
 #   make demo       the lab case in a QEMU guest, with its diagnosis
-#                   (KERNEL=optee: on a real secure world, OP-TEE on arm64)
+#                   (KERNEL=optee: on a real secure world, OP-TEE on arm64;
+#                   KERNEL=itrustee or itrustee-5.10: iTrustee's tzdriver)
 #   make bench      benchmarks (ratios measured side by side)
 #   make stress     reliability runs at full size (lab kernel, fuzzing)
 #   make htmldocs   Documentation/ as HTML in build/doc (warnings are errors)

@@ -12,14 +12,20 @@
 # (teeprobe compare), and writes the plots. Results stay in $LAB_OUT.
 #
 # Environment: LAB_CONNECTIONS ("1000"), LAB_THREADS (10),
-# LAB_MODES ("soft hard-temp hard-reg"; on iTrustee hard-alloc and
-# hard-shared too), TEESIM_PARAMS (none), TZSIM_PARAMS (iTrustee: none).
+# LAB_MODES ("soft hard-temp hard-reg"; on iTrustee hard-alloc and, past
+# tzdriver v1.0.0, hard-shared too), TEESIM_PARAMS (none), TZSIM_PARAMS (iTrustee: none).
 . "$(dirname "$0")/lab.sh"
 
 conns_list=${LAB_CONNECTIONS:-"1000"}
 threads=${LAB_THREADS:-10}
 modes=${LAB_MODES:-"soft hard-temp hard-reg"}
-[ "${TP_SECURE:-none}" = itrustee ] && modes=${LAB_MODES:-"soft hard-temp hard-reg hard-alloc hard-shared"}
+# on iTrustee the memory kinds of the tzdriver version's libteec: v1.0.0's
+# has no TEEC_MEM_SHARED_INOUT
+tzver=$(cat "$lab_top/build/modules/${TP_KERNEL:-}/tzdriver/tzdriver-version" 2>/dev/null)
+if [ "${TP_SECURE:-none}" = itrustee ]; then
+	modes=${LAB_MODES:-"soft hard-temp hard-reg hard-alloc hard-shared"}
+	[ "$tzver" = 1.0.0 ] && modes=${LAB_MODES:-"soft hard-temp hard-reg hard-alloc"}
+fi
 
 # snap FILE - CPU time, NET_RX softirqs and rx packets of the server's NIC
 snap() {
@@ -65,7 +71,7 @@ secure=${TP_SECURE:-none}
 if [ "$secure" = itrustee ]; then
 	# iTrustee's real tzdriver over tzsim (TZSIM_PARAMS: its parameters)
 	lab_load $TZSIM_PARAMS || exit 1
-	printf 'secure side: tzsim under tzdriver %s:' "$(cat "$lab_top/build/modules/$TP_KERNEL/tzdriver/tzdriver-version" 2>/dev/null)"
+	printf 'secure side: tzsim under tzdriver %s:' "$tzver"
 	for p in secure_threads ta_us ta_mode queue_slots switch_us; do
 		printf ' %s=%s' "$p" "$(cat /sys/module/tzsim/parameters/$p)"
 	done
@@ -198,7 +204,10 @@ done
 echo
 if [ "$secure" = itrustee ]; then
 	# per wait place and the set-up, as teeprobe's preset measures them
-	for row in "secure world ms:smc_req" "session lock ms:tc_ns_send_cmd" \
+	# (v1.0.0's SMC is inline: smp_smc_send around it)
+	smc=smc_req
+	[ "$tzver" = 1.0.0 ] && smc=smp_smc_send
+	for row in "secure world ms:$smc" "session lock ms:tc_ns_send_cmd" \
 		"queue full ms:occupy_free_smc_in_entry" "TA pending ms:smp_smc_send_func" \
 		"mailbox alloc ms:mailbox_alloc" "copy from CA ms:read_from_client" \
 		"pin pages ms:fill_shared_mem_info"; do

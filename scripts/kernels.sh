@@ -18,6 +18,10 @@
 #   itrustee  the same arm64 kernel with iTrustee's real tzdriver (the
 #         newest tree) over tzsim, the lab's simulated iTrustee secure
 #         side (scripts/tzdriver), teecd and libteec (scripts/itrustee-world)
+#   itrustee-5.10  the case's generation: Debian 11's stock arm64 5.10
+#         kernel (scripts/arm64-kernel) with tzdriver v1.0.0 over tzsim,
+#         teecd and libteec v1.0.0; the guest's root is 6.1-arm64's, with
+#         the 5.10 kernel's modules mounted into it (KMODROOT)
 # An arm64 id sets KSECURE too: none, optee or itrustee; itrustee sets
 # KTZ, the tzdriver version (newest or 1.0.0).
 # kernel_resolve ID sets KVER, VMLINUZ, KDIR, KFLAVOR (stock or lab), KARCH
@@ -28,7 +32,7 @@
 # own unpacked images too) and, when it has no CONFIG_TEE, KTEESRC (its TEE
 # core's sources).
 
-KERNEL_IDS="5.10 6.1 6.12 newest lab 6.1-arm64 optee itrustee"
+KERNEL_IDS="5.10 6.1 6.12 newest lab 6.1-arm64 optee itrustee itrustee-5.10"
 
 # newest_headers - the newest kernel release matching a regex whose headers
 # are installed (/lib/modules/KVER/build)
@@ -91,6 +95,19 @@ kernel_resolve() {
 		KARCH=arm64
 		[ "$1" = optee ] && KSECURE=optee
 		[ "$1" = itrustee ] && KSECURE=itrustee KTZ=newest
+		;;
+	itrustee-5.10)
+		local world kworld
+		world=$("$top/scripts/arm64-root") || die "no arm64 guest world"
+		kworld=$("$top/scripts/arm64-kernel" 5.10) || die "no Debian 11 arm64 kernel"
+		KVER=$(cat "$kworld/kver")
+		KROOT=$world/root
+		KMODROOT=$kworld/root
+		VMLINUZ=$KMODROOT/boot/vmlinuz-$KVER
+		KDIR=$(cd "$kworld/kdir" && pwd -P)
+		KFLAVOR=stock
+		KARCH=arm64
+		KSECURE=itrustee KTZ=1.0.0
 		;;
 	lab)
 		KDIR=$("$top/scripts/lab-kernel") || die "no lab kernel"

@@ -74,7 +74,7 @@ static void teec_count_temp(struct tee_client *tc, unsigned int n)
  */
 static uint32_t teec_memref_type(const struct tee_client *tc, uint32_t partial)
 {
-#ifdef HSBENCH_ITEEC
+#ifdef HSBENCH_ITEEC_SHARED
 	if (tc->pattern == TEE_SHM_SHARED)
 		return TEEC_MEMREF_SHARED_INOUT;
 #endif
@@ -289,12 +289,12 @@ int tee_client_open(struct tee_client *tc, const char *path,
 		/* the memory is libteec's: the crypto data goes there */
 		tc->shm.size = tc->buf_size;
 		tc->shm.flags = TEEC_MEM_INPUT | TEEC_MEM_OUTPUT;
-#ifdef HSBENCH_ITEEC
+#ifdef HSBENCH_ITEEC_SHARED
 		if (pattern == TEE_SHM_SHARED)
 			tc->shm.flags = TEEC_MEM_SHARED_INOUT;
 #else
 		if (pattern == TEE_SHM_SHARED) {
-			hs_err("TEEC_MEM_SHARED_INOUT is iTrustee's (hsbench built with ITEEC)");
+			hs_err("TEEC_MEM_SHARED_INOUT is iTrustee's, after v1.0.0 (hsbench built with ITEEC)");
 			goto fail;
 		}
 #endif

@@ -12,7 +12,9 @@
  *   alloc   TEEC_AllocateSharedMemory (TEEC_MEM_INOUT): memory the driver
  *           maps (/dev/tc_ns_client's mmap), passed as a partial memref
  *   shared  TEEC_AllocateSharedMemory with TEEC_MEM_SHARED_INOUT: the
- *           driver pins its pages at each invoke, no copy
+ *           driver pins its pages at each invoke, no copy (newer libteecs
+ *           only: v1.0.0's has no such kind, and tzclient built on it
+ *           refuses "-m shared"; the Makefile sets TZC_SHARED_INOUT)
  *
  * Every result is checked against the lab's own SM3/SM4. With -S the
  * threads share one session (and so the driver's per-session lock). At the
@@ -132,8 +134,10 @@ static uint32_t memref_type(int dir)
 	case MEM_TEMP:
 		return dir == 1 ? TEEC_MEMREF_TEMP_INPUT :
 		       dir == 2 ? TEEC_MEMREF_TEMP_OUTPUT : TEEC_MEMREF_TEMP_INOUT;
+#ifdef TZC_SHARED_INOUT
 	case MEM_SHARED:
 		return TEEC_MEMREF_SHARED_INOUT;
+#endif
 	default:
 		return dir == 1 ? TEEC_MEMREF_PARTIAL_INPUT :
 		       dir == 2 ? TEEC_MEMREF_PARTIAL_OUTPUT : TEEC_MEMREF_PARTIAL_INOUT;
@@ -228,7 +232,11 @@ static void *worker(void *arg)
 		}
 	} else if (cfg.mem != MEM_TEMP) {
 		shm.size = len;
-		shm.flags = cfg.mem == MEM_SHARED ? TEEC_MEM_SHARED_INOUT : TEEC_MEM_INOUT;
+		shm.flags = TEEC_MEM_INOUT;
+#ifdef TZC_SHARED_INOUT
+		if (cfg.mem == MEM_SHARED)
+			shm.flags = TEEC_MEM_SHARED_INOUT;
+#endif
 		atomic_fetch_add(&n_allocate, 1);
 		r = TEEC_AllocateSharedMemory(&ctx, &shm);
 		if (r != TEEC_SUCCESS) {
@@ -302,6 +310,12 @@ int main(int argc, char **argv)
 			if (i == 4)
 				usage();
 			cfg.mem = i;
+#ifndef TZC_SHARED_INOUT
+			if (cfg.mem == MEM_SHARED) {
+				fprintf(stderr, "tzclient: this libteec has no TEEC_MEM_SHARED_INOUT (itrustee_client v1.0.0)\n");
+				return 2;
+			}
+#endif
 			break;
 		case 'c':
 			if (strcmp(optarg, "sm3") && strcmp(optarg, "sm4"))

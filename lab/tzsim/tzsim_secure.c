@@ -30,6 +30,7 @@
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
+#include <linux/irq.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -242,6 +243,30 @@ static void wake_caller(pid_t ca)
 	atomic64_inc(&tzsim_stats.wakeups);
 	irq_work_queue(&notify_work);
 }
+
+#ifdef TZSIM_V1
+/*
+ * wake_consumed - wait (a second at most) until the driver has read every
+ * notify entry: its exit frees the notify page right after, with the
+ * reading work perhaps still queued (process context: the driver's
+ * platform driver unbinding)
+ */
+static void wake_consumed(void)
+{
+	unsigned int i, tries;
+	bool filled;
+
+	for (tries = 0; notify_page && tries < 100; tries++) {
+		filled = false;
+		for (i = 0; i < NOTIFY_ENTRIES && !filled; i++)
+			filled = READ_ONCE(*(u32 *)(notify_page + i * NOTIFY_ENTRY_SIZE)) &
+				 NOTIFY_FILLED;
+		if (!filled)
+			return;
+		usleep_range(10000, 20000);
+	}
+}
+#endif
 
 /* pending_end - @s's caller is woken: its wait for the command ends */
 static void pending_end(struct tzsim_slot *s, u64 now)
@@ -757,7 +782,14 @@ void tzsim_secure_stop(void)
 			continue;
 		slots[i].state = SLOT_IDLE;
 		answer(i, &slots[i].cmd, TEEC_SUCCESS, TEEC_ORIGIN_TEE);
+#ifdef TZSIM_V1
+		/* v1.0.0's kernel threads wait for it without a timeout */
+		wake_caller(slots[i].cmd.ca_pid);
+#endif
 	}
+#ifdef TZSIM_V1
+	wake_consumed();
+#endif
 }
 
 /* tzsim_params_changed - a parameter was written: apply it now */

@@ -13,7 +13,6 @@
 #undef pr_fmt
 #define pr_fmt(fmt) "tzsim: " fmt
 
-#include <linux/highmem.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -132,12 +131,12 @@ static void memref_copy(struct memref *m, u8 *buf, size_t len, bool to_ref)
 	while (done < len) {
 		pos = m->pages->offset + done;
 		chunk = min_t(size_t, len - done, PAGE_SIZE - offset_in_page(pos));
-		va = kmap_local_page(pfn_to_page(PHYS_PFN(m->pages->phys[pos >> PAGE_SHIFT])));
+		/* arm64 has no high memory: every page is in the linear map */
+		va = page_address(pfn_to_page(PHYS_PFN(m->pages->phys[pos >> PAGE_SHIFT])));
 		if (to_ref)
 			memcpy(va + offset_in_page(pos), buf + done, chunk);
 		else
 			memcpy(buf + done, va + offset_in_page(pos), chunk);
-		kunmap_local(va);
 		done += chunk;
 	}
 }

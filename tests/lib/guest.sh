@@ -19,7 +19,7 @@ guest_start() {
 	# the real secure world's guest: its own test (teesim's need teesim)
 	[ "$k" = optee ] && tests=("$top/tests/integration/t35-optee.sh")
 	# iTrustee's real tzdriver over tzsim: its own test
-	[ "$k" = itrustee ] && tests=("$top/tests/integration/t36-itrustee.sh")
+	case $k in itrustee|itrustee-*) tests=("$top/tests/integration/t36-itrustee.sh") ;; esac
 	rm -rf "$out"
 	"$top/tests/vm/vm-run" -q -k "$k" -t "$timeout" -o "$out" -- \
 		"$top/tests/integration/suite" "${tests[@]}" \

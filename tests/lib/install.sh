@@ -17,7 +17,7 @@ install_prepare() {
 		[ -f "$ko" ] && kos="$kos $ko"
 		# make install and DKMS are for this host's own architecture
 		# (and the other Debian releases' kernels are not installed here)
-		case $k in lab|*-arm64|optee|itrustee|5.10|newest) ;; *) stock="${stock:+$stock }$k" ;; esac
+		case $k in lab|*-arm64|optee|itrustee*|5.10|newest) ;; *) stock="${stock:+$stock }$k" ;; esac
 	done
 	rm -f "$results"/install-{modinfo,make,dkms,quickstart}.{tap,rc}
 }
