@@ -77,12 +77,15 @@ static void record_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: teeprobe record [-d SECONDS] [-p PID]... [-o FILE] [-C CPUS]\n"
-		"                       [-w MS] [--raw] [--sched] [--kallsyms] [-q] [-h]\n\n"
+		"                       [-b KB] [-w MS] [--raw] [--sched] [--kallsyms]\n"
+		"                       [-q] [-h]\n\n"
 		"  -d, --duration SEC  record for SEC seconds (default: until Ctrl-C)\n"
 		"  -p, --pid PID       follow only the TEE calls of process PID\n"
 		"                      (up to %d; default: every process)\n"
 		"  -o, --output FILE   trace file to write (default: trace.dat)\n"
 		"  -C, --cpus LIST     record only these CPUs, e.g. 0-3,8\n"
+		"  -b, --buffer KB     each CPU's ring buffer (as trace-cmd's -b;\n"
+		"                      default: the kernel's, 1410 KB a CPU)\n"
 		"  -w, --window MS     length of the module's summary windows for\n"
 		"                      this session (10..60000; default: as loaded)\n"
 		"      --raw           also one event per TEE ioctl entry and per\n"
@@ -156,6 +159,11 @@ static int build_argv(const struct record_opts *o, const char *instance,
 	if (mask) {
 		argv[n++] = "-M";
 		argv[n++] = (char *)mask;
+	}
+	if (o->buffer_kb) {
+		argv[n++] = "-b";
+		if (asprintf(&argv[n++], "%u", o->buffer_kb) < 0)
+			fatal("out of memory\n");
 	}
 	for (i = 0; events[i] && n < MAX_ARGS - 6; i++) {
 		if (record_raw_event(events[i]) && !o->raw)
@@ -615,6 +623,16 @@ int record_option(struct record_opts *o, int opt, const char *arg)
 	case 'o':
 		o->output = arg;
 		break;
+	case 'b':
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (errno || *end || v < 4 || v > 4194304) {
+			err_msg("%s: -b '%s': a ring of 4 to 4194304 KB a CPU\n",
+				command_name, arg);
+			return 2;
+		}
+		o->buffer_kb = v;
+		break;
 	case 'C':
 		o->cpus = arg;
 		break;
@@ -726,6 +744,7 @@ int record_main(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "cpus", required_argument, NULL, 'C' },
+		{ "buffer", required_argument, NULL, 'b' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "sched", no_argument, NULL, 's' },
@@ -737,7 +756,7 @@ int record_main(int argc, char **argv)
 	struct record_opts o = { .output = "trace.dat" };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:p:o:C:w:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:p:o:C:b:w:qh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			record_usage(stdout);
 			return 0;

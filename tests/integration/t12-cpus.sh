@@ -5,7 +5,7 @@
 # per-CPU tables, each "all" their sum, the per-CPU memory it counts
 # against the kernel's own growth, issue 51's bound on the whole (512 KiB
 # + 64 KiB per CPU) with one TCP port in use, record -C on the upper half
-# of the CPUs, a clean rmmod.
+# of the CPUs with a ring of -b KB, a clean rmmod.
 # make check runs it alone in a 16-vCPU 6.1 guest (tests/run's "cpus" job,
 # TP_CPUS=16: the guest must have that many); in the whole suite it skips:
 #   TP_VM_CPUS=16 tests/vm/vm-run -q -k 6.1 -o build/vm/t12 -- \
@@ -110,8 +110,16 @@ half=$((possible / 2))
 want=$(seq -s ' ' "$half" $((possible - 1)))
 "$top/lab/udpbench/udpbench" tick --every 100 --seconds 4 >/tmp/t12-tick.out 2>&1 &
 tick=$!
-check "teeprobe record -C $half-$((possible - 1)) -d 2" \
-	"$TEEPROBE" record -q -C "$half-$((possible - 1))" -d 2 -o /tmp/t12-half.dat
+"$TEEPROBE" record -q -C "$half-$((possible - 1))" -b 256 -d 2 -o /tmp/t12-half.dat >/tmp/t12-half.out 2>&1 &
+rec=$!
+# its instance's ring, read while it records (the instance goes with it),
+# once trace-cmd turned it on (after sizing it)
+lab_wait 60 sh -c 'grep -qx 1 /sys/kernel/tracing/instances/teeprobe-record-*/tracing_on 2>/dev/null'
+ring=$(cut -d' ' -f1 /sys/kernel/tracing/instances/teeprobe-record-*/buffer_size_kb 2>/dev/null)
+wait $rec
+rc=$?
+check "teeprobe record -C $half-$((possible - 1)) -b 256 -d 2" sh -c "cat /tmp/t12-half.out; exit $rc"
+check_eq "... with a ring of 256 KB a CPU (-b)" 256 "$ring"
 wait $tick
 check "udpbench tick ran on every CPU" grep -q "^cpus $possible\$" /tmp/t12-tick.out
 check_eq "the window events came from CPUs $half to $((possible - 1)), each of them" "$want" \
