@@ -209,12 +209,14 @@ demo: deps-demo
 
 # bench/profile -B: the NET_RX cost per run and per packet of (b) and (d),
 # counted by attribution; bench/size: the module's memory at 2, 16 and 64
-# vCPUs, per CPU and fixed; bench/read: big sessions read by teeprobe and
+# vCPUs, per CPU and fixed; bench/close: closing the windows per CPU at
+# 2, 16 and 64 vCPUs; bench/read: big sessions read by teeprobe and
 # trace-cmd on this host (Documentation/benchmarks.rst)
 bench: deps
 	bench/run
 	bench/profile -I packets -B 32 -C "a b d" -r 7 -t 12
 	bench/size
+	bench/close
 	bench/read
 
 stress:

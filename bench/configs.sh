@@ -12,6 +12,9 @@
 #      handshake functions and on tee_ioctl
 #   f  b, and "teeprobe watch": its ring in overwrite mode, its window
 #      events read every window, a threshold no window reaches
+#   g  b with 60 s windows (window_ms=60000): the same probes, each CPU's
+#      windows closed once a minute rather than every 100 ms (bench/profile's
+#      windows item: b less g is what closing the windows costs)
 #
 # config_start CONFIG  set CONFIG up; returns once it measures and the
 #                      guest has settled (its start-up work done)
@@ -77,6 +80,7 @@ config_start() {
 	rm -f "$BENCH_TMP/tracer.out"
 	case $1 in
 	b|c|f) insmod "$LAB_MODULES/module/teeprobe.ko" || return 1 ;;
+	g) insmod "$LAB_MODULES/module/teeprobe.ko" window_ms=60000 || return 1 ;;
 	esac
 	case $1 in
 	c)
@@ -147,7 +151,7 @@ config_stop() {
 			tail -n 5 "$BENCH_TMP/tracer.out" >&2; }
 	fi
 	case $1 in
-	b|c|f) rmmod teeprobe || rc=1 ;;
+	b|c|f|g) rmmod teeprobe || rc=1 ;;
 	e) raw_kprobes_remove ;;
 	esac
 	rm -rf "$BENCH_TMP"/record.dat* "$BENCH_TMP"/raw.dat* "$BENCH_TMP/watch"

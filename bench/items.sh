@@ -10,6 +10,9 @@
 #   run_burst      echoes/s of udpbench sending bursts of $packet_burst
 #                  datagrams, each once the last came back, $packet_secs
 #   run_tee        invokes/s of teeclient's INVOKE loop, $invokes
+#   run_windows    datagrams/s of udpbench tick: every CPU sends itself one
+#                  datagram each NET_RX window ($WINDOW_MS, teeprobe's
+#                  default), $packet_secs; its unit is a window of one CPU
 #   run_units ITEM the work of ITEM's last run (handshakes, echoes, invokes)
 #   run_items CONFIG ROUND  the items of $BENCH_ITEMS (default: the three
 #                  above) under CONFIG, as rate and span lines
@@ -43,8 +46,13 @@ run_units() {
 	handshake) echo "$conns" ;;
 	packets|burst) sed -n 's/.*"echoes":\([0-9]*\).*/\1/p' "$BENCH_TMP/udp.json" ;;
 	tee) echo "$invokes" ;;
+	windows) sed -n 's/.*"cpus":\([0-9]*\),"seconds":\([0-9.]*\).*/\1 \2/p' "$BENCH_TMP/tick.json" |
+		awk -v ms="$WINDOW_MS" '{ printf "%d\n", $1 * int($2 * 1000 / ms + 0.5) }' ;;
 	esac
 }
+
+# The NET_RX window of run_windows: teeprobe.ko's default window_ms
+WINDOW_MS=100
 
 # run_handshake - connections/s of one hsbench run
 run_handshake() {
@@ -90,6 +98,17 @@ run_tee() {
 	"$TEECLIENT" loop "$invokes" >/dev/null || return 1
 	end=$(date +%s%N)
 	awk -v n="$invokes" -v ns=$((end - start)) 'BEGIN { printf "%.1f\n", n / (ns / 1e9) }'
+}
+
+# run_windows - datagrams/s of one udpbench tick run: each CPU's NET_RX
+# window has one datagram's work, at a phase of its own, so that most
+# windows are still open at their end and the window work closes them
+# (issue 51: what closing the windows costs per CPU)
+run_windows() {
+	local out=$BENCH_TMP/tick.json
+	"$UDPBENCH" tick --every "$WINDOW_MS" --seconds "$packet_secs" --json >"$out" || return 1
+	sed -n 's/.*"seconds":\([0-9.]*\).*"datagrams":\([0-9]*\).*/\2 \1/p' "$out" |
+		awk '{ printf "%.1f\n", $1 / $2 }'
 }
 
 # netrx_runs - NET_RX runs so far, all CPUs (/proc/softirqs)

@@ -193,7 +193,7 @@ def main():
         if item not in items:
             items.append(item)
     unit_name = {"handshake": "handshake", "packets": "echo", "burst": "echo",
-                 "tee": "invoke"}
+                 "tee": "invoke", "windows": "CPU window"}
     base = configs[0]
     for item in items:
         cs = [c for c in configs if (item, c) in units]

@@ -15,11 +15,21 @@
 #   - LOADS times the accounting before insmod and after it, at rest
 #     (rmmod between them, the last load kept: stages before, loaded);
 #   - the run under the module (one TCP port in use): stage port, with the
-#     module's own count; then rmmod and stage unloaded.
+#     module's own count;
+#   - "teeprobe record" started (what it costs by CPU count: trace-cmd's
+#     readers, their memory, the session's ring buffer), then stopped;
+#     then rmmod and stage unloaded.
 # Results on stdout, one per line:
 #   info KEY VALUE
 #   memory STAGE module_bytes N sunreclaim_kb N vmalloc_kb N percpu_kb N
 #   module STAGE percpu_bytes N ports N   (debugfs "memory", tcp_stats)
+#   record readers N processes N pss_kb N buffer_kb N
+#     readers: trace-cmd's processes that read a CPU's buffer (all of
+#     teeprobe's session but teeprobe and trace-cmd's first); processes:
+#     the session's, teeprobe's own included; pss_kb: their proportional
+#     set sizes summed (/proc/PID/smaps_rollup: shared pages counted
+#     once); buffer_kb: the instance's ring buffers, all CPUs
+#     (buffer_total_size_kb)
 bench_dir=$(cd "$(dirname "$0")" && pwd)
 . "$bench_dir/../lab/lab.sh"
 . "$bench_dir/memory.sh"
@@ -38,6 +48,44 @@ module_stage() {
 	bytes=$(tp_key memory percpu_bytes) || return 1
 	ports=$(tp_col tcp_stats port all | wc -l)
 	echo "module $1 percpu_bytes $bytes ports $ports"
+}
+
+# session_pids PID - PID and its descendants
+session_pids() {
+	local p
+	echo "$1"
+	for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		session_pids "$p"
+	done
+}
+
+# record_stage - teeprobe record's processes and memory while it records
+record_stage() {
+	local pid inst pids p readers=0 n=0 pss=0 kb buf
+	progress "teeprobe record"
+	"$lab_top/tools/teeprobe" record -o /tmp/size-record.dat >/tmp/size-record.out 2>&1 &
+	pid=$!
+	lab_wait 300 lab_says /tmp/size-record.out '^teeprobe: recording to ' $pid || {
+		echo "size: teeprobe record did not start:" >&2; cat /tmp/size-record.out >&2; return 1; }
+	# trace-cmd starts a reader per CPU as it starts recording
+	sleep 2
+	inst=/sys/kernel/tracing/instances/teeprobe-record-$pid
+	buf=$(cat "$inst/buffer_total_size_kb") || return 1
+	pids=$(session_pids $pid)
+	for p in $pids; do
+		kb=$(awk '$1 == "Pss:" { print $2 }' /proc/"$p"/smaps_rollup 2>/dev/null) || continue
+		[ -n "$kb" ] || continue
+		n=$((n + 1))
+		pss=$((pss + kb))
+		# a reader: a trace-cmd whose parent is trace-cmd
+		[ "$(cat /proc/"$p"/comm)" = trace-cmd ] &&
+			[ "$(cat /proc/"$(awk '{ print $4 }' /proc/"$p"/stat)"/comm 2>/dev/null)" = trace-cmd ] &&
+			readers=$((readers + 1))
+	done
+	kill -INT $pid
+	wait $pid || { echo "size: teeprobe record failed:" >&2; tail -n 5 /tmp/size-record.out >&2; return 1; }
+	rm -f /tmp/size-record.dat
+	echo "record readers $readers processes $n pss_kb $pss buffer_kb $buf"
 }
 
 # progress - a line on stderr with the guest's uptime
@@ -73,6 +121,7 @@ done
 handshakes "under the module" || exit 1
 memory_stage port
 module_stage port || exit 1
+record_stage || exit 1
 rmmod teeprobe || exit 1
 memory_stage unloaded
 lab_unload

@@ -5,6 +5,7 @@
 #   N memory STAGE module_bytes N sunreclaim_kb N vmalloc_kb N percpu_kb N
 #   N module STAGE percpu_bytes N ports N
 #   0 percpu static_bytes N          (the module's static per-CPU section)
+#   N record readers N processes N pss_kb N buffer_kb N  (teeprobe record)
 # STAGE: control_before and control (a handshake run without the module),
 # before and loaded in pairs (the loads at rest), port (the last load,
 # after the same run under it), unloaded (after rmmod).
@@ -105,6 +106,7 @@ $2 == "memory" {
 	next
 }
 $2 == "module" { pbytes[$1, $3] = $5; ports[$1, $3] = $7; next }
+$2 == "record" { rec[$1] = 1; readers[$1] = $4; procs[$1] = $6; pss[$1] = $8; ringkb[$1] = $10; next }
 
 END {
 	# sort the counts
@@ -183,6 +185,15 @@ END {
 		printf "%-10s %12s %12s %16s (%.2f MB)\n", st == "loaded" ? "at rest" : "one port",
 			kib(slope[st]), kib(fixed[st]), kib(fixed[st] + 128 * slope[st]),
 			(fixed[st] + 128 * slope[st]) / 1e6
+	}
+	printf "\nteeprobe record while it records (trace-cmd record in an instance of its own)\n"
+	printf "%5s %8s %10s %12s %12s %14s\n", "CPUs", "readers", "processes", "PSS MiB", "ring MiB", "ring KiB/CPU"
+	for (i = 1; i <= ncounts; i++) {
+		n = counts[i]
+		if (!(n in rec))
+			continue
+		printf "%5d %8d %10d %12.1f %12.1f %14.0f\n", n, readers[n], procs[n], pss[n] / 1024,
+			ringkb[n] / 1024, ringkb[n] / n
 	}
 	printf "\ngoal (issue 51): <= 64 KiB per CPU, <= 512 KiB fixed, under 9 MB at 128 CPUs\n"
 	printf "  at rest:  %s\n", goal("loaded")

@@ -12,6 +12,7 @@
 #ifndef TEEPROBE_HIST_H
 #define TEEPROBE_HIST_H
 
+#include <linux/bitops.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -41,14 +42,24 @@ static inline u64 teeprobe_hist_bucket_low(unsigned int i)
 	return teeprobe_hist_low(i);
 }
 
-/* teeprobe_hist_add - count one @value */
-static inline void teeprobe_hist_add(struct teeprobe_hist *h, u64 value)
+/* teeprobe_hist_add_at - count one @value; the bucket that counted it */
+static inline unsigned int teeprobe_hist_add_at(struct teeprobe_hist *h,
+						u64 value)
 {
+	unsigned int i = teeprobe_hist_bucket(value);
+
 	h->count++;
 	h->sum += value;
 	if (value > h->max)
 		h->max = value;
-	h->bucket[teeprobe_hist_bucket(value)]++;
+	h->bucket[i]++;
+	return i;
+}
+
+/* teeprobe_hist_add - count one @value */
+static inline void teeprobe_hist_add(struct teeprobe_hist *h, u64 value)
+{
+	teeprobe_hist_add_at(h, value);
 }
 
 /* teeprobe_hist_merge - add the counts of @src into @dst (per-CPU sums) */
@@ -81,6 +92,57 @@ static inline void teeprobe_hist_diff(struct teeprobe_hist *dst,
 	dst->sum = a->sum - b->sum;
 	for (i = 0; i < TEEPROBE_HIST_BUCKETS; i++)
 		dst->bucket[i] = a->bucket[i] - b->bucket[i];
+}
+
+/*
+ * teeprobe_hist_window - a window's histogram @win: @total less @base, its
+ * copy as the window opened, worked out in the @touched buckets only (those
+ * teeprobe_hist_add_at() counted in since: the others are equal, their
+ * window's 0, which @win holds from teeprobe_hist_window_clear()); and
+ * @base brought up to @total for the next window. @win's max is the
+ * caller's. What teeprobe_hist_diff() and a copy do, at the cost of the
+ * buckets used rather than of all of them.
+ */
+static inline void teeprobe_hist_window(struct teeprobe_hist *win,
+					const struct teeprobe_hist *total,
+					struct teeprobe_hist *base,
+					const unsigned long *touched)
+{
+	unsigned int w, i;
+	unsigned long bits;
+
+	win->count = total->count - base->count;
+	win->sum = total->sum - base->sum;
+	base->count = total->count;
+	base->sum = total->sum;
+	/* a few words: inline, rather than find_next_bit()'s calls */
+	for (w = 0; w < BITS_TO_LONGS(TEEPROBE_HIST_BUCKETS); w++) {
+		for (bits = touched[w]; bits; bits &= bits - 1) {
+			i = w * BITS_PER_LONG + __ffs(bits);
+			win->bucket[i] = total->bucket[i] - base->bucket[i];
+			base->bucket[i] = total->bucket[i];
+		}
+	}
+}
+
+/*
+ * teeprobe_hist_window_clear - @win emptied for the next window, and
+ * @touched, after teeprobe_hist_window()
+ */
+static inline void teeprobe_hist_window_clear(struct teeprobe_hist *win,
+					      unsigned long *touched)
+{
+	unsigned int w;
+	unsigned long bits;
+
+	for (w = 0; w < BITS_TO_LONGS(TEEPROBE_HIST_BUCKETS); w++) {
+		for (bits = touched[w]; bits; bits &= bits - 1)
+			win->bucket[w * BITS_PER_LONG + __ffs(bits)] = 0;
+		touched[w] = 0;
+	}
+	win->count = 0;
+	win->sum = 0;
+	win->max = 0;
 }
 
 /*

@@ -68,6 +68,13 @@ struct teeprobe_netrx_cpu {
 	/* its maxima as they come; its other counters at its close */
 	struct teeprobe_netrx_counts win;
 	struct teeprobe_netrx_delays win_delay;
+	/*
+	 * the delays' buckets counted in since it opened: the only ones
+	 * whose totals and baseline differ, so the close works out, and
+	 * clears, those alone (a window's close costs its buckets, not the
+	 * histograms' size: issue 51)
+	 */
+	struct teeprobe_netrx_touched touched;
 
 	u64 raise_ns;		/* first raise not yet served, 0 if none */
 	u64 raise_tee_ns;	/* the TEE clock (tee_calls.c) at that raise */
@@ -101,18 +108,14 @@ static struct teeprobe_netrx_cpu __percpu *netrx_cpu;
  * taken away
  */
 static void netrx_less(struct teeprobe_netrx_counts *dst,
-		       struct teeprobe_netrx_delays *dst_delay,
 		       const struct teeprobe_netrx_counts *a,
-		       const struct teeprobe_netrx_delays *a_delay,
-		       const struct teeprobe_netrx_counts *b,
-		       const struct teeprobe_netrx_delays *b_delay)
+		       const struct teeprobe_netrx_counts *b)
 {
 #define NETRX_LESS(name, kind, ...) NETRX_LESS_##kind(name)
 #define NETRX_LESS_COUNT(name) dst->name = a->name - b->name;
 #define NETRX_LESS_NS(name) dst->name = a->name - b->name;
 #define NETRX_LESS_MAX(name)
-#define NETRX_LESS_DELAY(name) \
-	teeprobe_hist_diff(&dst_delay->name, &a_delay->name, &b_delay->name);
+#define NETRX_LESS_DELAY(name)
 	TEEPROBE_NETRX_STATS_COLS(NETRX_LESS)
 }
 
@@ -124,15 +127,27 @@ static void netrx_less(struct teeprobe_netrx_counts *dst,
 static noinline void netrx_close(struct teeprobe_netrx_cpu *st,
 				 const struct teeprobe_window *w, u64 now)
 {
-	netrx_less(&st->win, &st->win_delay, &st->total, &st->delay,
-		   &st->base, &st->base_delay);
+	netrx_less(&st->win, &st->total, &st->base);
+#define NETRX_WINDOW_HIST(name, kind, ...) NETRX_WINDOW_HIST_##kind(name)
+#define NETRX_WINDOW_HIST_COUNT(name)
+#define NETRX_WINDOW_HIST_NS(name)
+#define NETRX_WINDOW_HIST_MAX(name)
+#define NETRX_WINDOW_HIST_DELAY(name) \
+	teeprobe_hist_window(&st->win_delay.name, &st->delay.name, \
+			     &st->base_delay.name, st->touched.name);
+	TEEPROBE_NETRX_STATS_COLS(NETRX_WINDOW_HIST)
 	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
 				    teeprobe_window_late(w, now),
 				    &st->win, &st->win_delay);
 	st->base = st->total;
-	st->base_delay = st->delay;
 	memset(&st->win, 0, sizeof(st->win));
-	memset(&st->win_delay, 0, sizeof(st->win_delay));
+#define NETRX_WINDOW_CLEAR(name, kind, ...) NETRX_WINDOW_CLEAR_##kind(name)
+#define NETRX_WINDOW_CLEAR_COUNT(name)
+#define NETRX_WINDOW_CLEAR_NS(name)
+#define NETRX_WINDOW_CLEAR_MAX(name)
+#define NETRX_WINDOW_CLEAR_DELAY(name) \
+	teeprobe_hist_window_clear(&st->win_delay.name, st->touched.name);
+	TEEPROBE_NETRX_STATS_COLS(NETRX_WINDOW_CLEAR)
 }
 
 /* netrx_roll - close this CPU's window and open the one holding @now */
@@ -275,11 +290,15 @@ static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 		u64 delay = teeprobe_ns_delta(st->raise_ns, now);
 
 		if (st->run_ksoftirqd) {
-			teeprobe_hist_add(&st->delay.ksoftirqd_delay, delay);
+			__set_bit(teeprobe_hist_add_at(&st->delay.ksoftirqd_delay,
+						       delay),
+				  st->touched.ksoftirqd_delay);
 			st->win_delay.ksoftirqd_delay.max =
 				max(st->win_delay.ksoftirqd_delay.max, delay);
 		} else {
-			teeprobe_hist_add(&st->delay.inline_delay, delay);
+			__set_bit(teeprobe_hist_add_at(&st->delay.inline_delay,
+						       delay),
+				  st->touched.inline_delay);
 			st->win_delay.inline_delay.max =
 				max(st->win_delay.inline_delay.max, delay);
 		}
@@ -441,8 +460,20 @@ static void netrx_reset_cpu(int cpu)
 {
 	struct teeprobe_netrx_cpu *st = per_cpu_ptr(netrx_cpu, cpu);
 
-	netrx_less(&st->base, &st->base_delay, &st->base, &st->base_delay,
-		   &st->total, &st->delay);
+	/*
+	 * A bucket's baseline moves only where the window's touched bitmap
+	 * says it differs from the total, and differs from it after this
+	 * by as much as before: the bitmap holds.
+	 */
+	netrx_less(&st->base, &st->base, &st->total);
+#define NETRX_RESET_DELAY(name, kind, ...) NETRX_RESET_DELAY_##kind(name)
+#define NETRX_RESET_DELAY_COUNT(name)
+#define NETRX_RESET_DELAY_NS(name)
+#define NETRX_RESET_DELAY_MAX(name)
+#define NETRX_RESET_DELAY_DELAY(name) \
+	teeprobe_hist_diff(&st->base_delay.name, &st->base_delay.name, \
+			   &st->delay.name);
+	TEEPROBE_NETRX_STATS_COLS(NETRX_RESET_DELAY)
 	memset(&st->total, 0, sizeof(st->total));
 	memset(&st->delay, 0, sizeof(st->delay));
 	memset(&st->run, 0, sizeof(st->run));

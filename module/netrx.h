@@ -7,6 +7,7 @@
 #ifndef TEEPROBE_NETRX_H
 #define TEEPROBE_NETRX_H
 
+#include <linux/bitops.h>
 #include <linux/types.h>
 
 #include "abi.h"
@@ -30,6 +31,17 @@ struct teeprobe_netrx_counts {
 #define TEEPROBE_NETRX_DELAY_DELAY(name) struct teeprobe_hist name;
 struct teeprobe_netrx_delays {
 	TEEPROBE_NETRX_STATS_COLS(TEEPROBE_NETRX_DELAY)
+};
+
+/* the buckets of each DELAY histogram counted in since a window opened */
+#define TEEPROBE_NETRX_TOUCHED(name, kind, ...) TEEPROBE_NETRX_TOUCHED_##kind(name)
+#define TEEPROBE_NETRX_TOUCHED_COUNT(name)
+#define TEEPROBE_NETRX_TOUCHED_NS(name)
+#define TEEPROBE_NETRX_TOUCHED_MAX(name)
+#define TEEPROBE_NETRX_TOUCHED_DELAY(name) \
+	unsigned long name[BITS_TO_LONGS(TEEPROBE_HIST_BUCKETS)];
+struct teeprobe_netrx_touched {
+	TEEPROBE_NETRX_STATS_COLS(TEEPROBE_NETRX_TOUCHED)
 };
 
 #endif /* TEEPROBE_NETRX_H */

@@ -77,12 +77,15 @@ static void record_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: teeprobe record [-d SECONDS] [-p PID]... [-o FILE] [-C CPUS]\n"
-		"                       [-w MS] [--raw] [--sched] [--kallsyms] [-q] [-h]\n\n"
+		"                       [-b KB] [-w MS] [--raw] [--sched] [--kallsyms]\n"
+		"                       [-q] [-h]\n\n"
 		"  -d, --duration SEC  record for SEC seconds (default: until Ctrl-C)\n"
 		"  -p, --pid PID       follow only the TEE calls of process PID\n"
 		"                      (up to %d; default: every process)\n"
 		"  -o, --output FILE   trace file to write (default: trace.dat)\n"
 		"  -C, --cpus LIST     record only these CPUs, e.g. 0-3,8\n"
+		"  -b, --buffer KB     each CPU's ring buffer (as trace-cmd's -b;\n"
+		"                      default: the kernel's, 1410 KB a CPU)\n"
 		"  -w, --window MS     length of the module's summary windows for\n"
 		"                      this session (10..60000; default: as loaded)\n"
 		"      --raw           also one event per TEE ioctl entry and per\n"
@@ -98,40 +101,6 @@ static void record_usage(FILE *out)
 		"snapshot of its counters and of the host's (/proc/stat,\n"
 		"/proc/softirqs, /proc/net/dev, /proc/net/snmp) is written into the\n"
 		"trace at the start and at the end.\n", MAX_PIDS);
-}
-
-/* parse_cpu_list - "0-3,8" to a hex mask for trace-cmd -M */
-static int parse_cpu_list(const char *list, char *mask, size_t len)
-{
-	unsigned long long bits = 0;
-	const char *p = list;
-	char *end;
-	long a, b;
-
-	while (*p) {
-		errno = 0;
-		a = strtol(p, &end, 10);
-		if (end == p || errno || a < 0 || a > 63)
-			return -1;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || errno || b < a || b > 63)
-				return -1;
-			p = end;
-		}
-		for (; a <= b; a++)
-			bits |= 1ULL << a;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -1;
-	}
-	if (!bits)
-		return -1;
-	snprintf(mask, len, "%llx", bits);
-	return 0;
 }
 
 #define WINDOW_PARAM "/sys/module/teeprobe/parameters/window_ms"
@@ -190,6 +159,11 @@ static int build_argv(const struct record_opts *o, const char *instance,
 	if (mask) {
 		argv[n++] = "-M";
 		argv[n++] = (char *)mask;
+	}
+	if (o->buffer_kb) {
+		argv[n++] = "-b";
+		if (asprintf(&argv[n++], "%u", o->buffer_kb) < 0)
+			fatal("out of memory\n");
 	}
 	for (i = 0; events[i] && n < MAX_ARGS - 6; i++) {
 		if (record_raw_event(events[i]) && !o->raw)
@@ -325,6 +299,63 @@ pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig, int err_fd
 	_exit(127);
 }
 
+/*
+ * markers_pin - with -C @list, run this thread on those CPUs while it
+ * writes a snapshot's markers: trace-cmd -M turns the other CPUs' rings
+ * off, and the kernel refuses a marker written on one of them (EBADF).
+ * Returns the affinity to restore (markers_unpin), or NULL: no list, or
+ * it could not be changed (the write then says so).
+ */
+static cpu_set_t *markers_pin(const char *list, size_t *size)
+{
+	struct cpu_list cpus;
+	cpu_set_t *old, *set;
+	int cpu;
+
+	if (!list || cpu_list_parse(list, &cpus))
+		return NULL;
+	*size = CPU_ALLOC_SIZE(CPU_LIST_MAX);
+	old = CPU_ALLOC(CPU_LIST_MAX);
+	set = CPU_ALLOC(CPU_LIST_MAX);
+	if (!old || !set || sched_getaffinity(0, *size, old)) {
+		CPU_FREE(old);
+		CPU_FREE(set);
+		return NULL;
+	}
+	CPU_ZERO_S(*size, set);
+	for (cpu = 0; cpu < CPU_LIST_MAX; cpu++)
+		if (cpus.w[cpu / 64] & (1ULL << (cpu % 64)))
+			CPU_SET_S(cpu, *size, set);
+	if (sched_setaffinity(0, *size, set)) {
+		CPU_FREE(old);
+		old = NULL;
+	}
+	CPU_FREE(set);
+	return old;
+}
+
+/* markers_unpin - the affinity markers_pin() changed, back */
+static void markers_unpin(cpu_set_t *old, size_t size)
+{
+	if (old) {
+		sched_setaffinity(0, size, old);
+		CPU_FREE(old);
+	}
+}
+
+/* session_markers - write @snap's markers as "@which", on a recorded CPU */
+static int session_markers(const struct record_opts *o,
+			   struct tracefs_instance *inst, const char *which,
+			   const struct snapshot *snap)
+{
+	size_t size = 0;
+	cpu_set_t *old = markers_pin(o->cpus, &size);
+	int ret = snapshot_write_markers(inst, which, snap);
+
+	markers_unpin(old, size);
+	return ret;
+}
+
 /* run_session - start trace-cmd, snapshot, wait, snapshot, stop it */
 static int run_session(const struct record_opts *o, char **argv,
 		       const char *name, struct tracefs_instance **instp)
@@ -364,7 +395,7 @@ static int run_session(const struct record_opts *o, char **argv,
 	}
 	inst = *instp;
 	snapshot_take(&start);
-	if (snapshot_write_markers(inst, "start", &start) < 0) {
+	if (session_markers(o, inst, "start", &start) < 0) {
 		err_msg("record: cannot write the start snapshot into the trace\n");
 		ret = -1;
 	}
@@ -398,7 +429,7 @@ static int run_session(const struct record_opts *o, char **argv,
 	snapshot_take(&end);
 	snprintf(line, sizeof(line), "%llu", losses);
 	snapshot_add_line(&end, "ring_losses", line);
-	if (child && snapshot_write_markers(inst, "end", &end) < 0) {
+	if (child && session_markers(o, inst, "end", &end) < 0) {
 		err_msg("record: cannot write the end snapshot into the trace\n");
 		ret = -1;
 	}
@@ -489,23 +520,6 @@ static int output_usable(const char *path)
 	}
 	free(copy);
 	return ret;
-}
-
-/* cpus_online - the online CPUs as a mask (CPUs 0 to 63) */
-static unsigned long long cpus_online(void)
-{
-	char *text, mask[32];
-	unsigned long long bits = 0;
-	int err;
-
-	text = read_text_file("/sys/devices/system/cpu/online", 4096, &err);
-	if (text) {
-		text[strcspn(text, "\n")] = '\0';
-		if (!parse_cpu_list(text, mask, sizeof(mask)))
-			bits = strtoull(mask, NULL, 16);
-		free(text);
-	}
-	return bits ? bits : ~0ULL;
 }
 
 /*
@@ -609,6 +623,16 @@ int record_option(struct record_opts *o, int opt, const char *arg)
 	case 'o':
 		o->output = arg;
 		break;
+	case 'b':
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (errno || *end || v < 4 || v > 4194304) {
+			err_msg("%s: -b '%s': a ring of 4 to 4194304 KB a CPU\n",
+				command_name, arg);
+			return 2;
+		}
+		o->buffer_kb = v;
+		break;
 	case 'C':
 		o->cpus = arg;
 		break;
@@ -640,20 +664,24 @@ int record_session(const struct record_opts *o)
 	struct session_lock lock = { .fd = -1 };
 	struct tracefs_instance *inst = NULL;
 	int pin;
-	char *targv[MAX_ARGS], name[64], mask[32];
+	char *targv[MAX_ARGS], name[64];
+	static char mask[CPU_LIST_MASK_LEN];
+	struct cpu_list cpus;
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	int ret;
 
-	if (o->cpus && parse_cpu_list(o->cpus, mask, sizeof(mask))) {
-		err_msg("record: -C '%s' is not a CPU list (e.g. 0-3,8; CPUs 0 to 63)\n",
-			o->cpus);
+	if (o->cpus && cpu_list_parse(o->cpus, &cpus)) {
+		err_msg("record: -C '%s' is not a CPU list (e.g. 0-3,8; CPUs 0 to %d)\n",
+			o->cpus, CPU_LIST_MAX - 1);
 		return 2;
 	}
-	if (o->cpus && (strtoull(mask, NULL, 16) & ~cpus_online())) {
+	if (o->cpus && cpu_list_offline(&cpus)) {
 		err_msg("record: -C '%s': not every one of those CPUs is online\n",
 			o->cpus);
 		return 2;
 	}
+	if (o->cpus)
+		cpu_list_mask(&cpus, mask, sizeof(mask));
 	if (output_usable(o->output))
 		return 1;
 	if (teeprobe_require_module())
@@ -716,6 +744,7 @@ int record_main(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "cpus", required_argument, NULL, 'C' },
+		{ "buffer", required_argument, NULL, 'b' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "sched", no_argument, NULL, 's' },
@@ -727,7 +756,7 @@ int record_main(int argc, char **argv)
 	struct record_opts o = { .output = "trace.dat" };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:p:o:C:w:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:p:o:C:b:w:qh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			record_usage(stdout);
 			return 0;

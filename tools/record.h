@@ -19,6 +19,7 @@ struct record_opts {
 	const char *output;
 	const char *cpus;		/* a CPU list, or NULL for all */
 	unsigned int window_ms;		/* 0: leave the module's */
+	unsigned int buffer_kb;		/* each CPU's ring; 0: the kernel's */
 	bool raw;
 	bool sched;
 	bool kallsyms;			/* keep trace-cmd's copy of kallsyms */

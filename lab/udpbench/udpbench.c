@@ -11,9 +11,12 @@
  * usage: udpbench echo --listen ADDR:PORT [--timeout SEC] [--ready-file PATH]
  *        udpbench send --to ADDR:PORT [--seconds SEC] [--window N]
  *                      [--burst] [--size BYTES] [--json]
+ *        udpbench tick --every MS [--seconds SEC] [--json]
  */
 #include <errno.h>
 #include <getopt.h>
+#include <netinet/in.h>
+#include <sched.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +44,7 @@ static void usage(FILE *f)
 "usage: udpbench echo --listen ADDR:PORT [--timeout SEC] [--ready-file PATH]\n"
 "       udpbench send --to ADDR:PORT [--seconds SEC] [--window N]\n"
 "                     [--burst] [--size BYTES] [--json]\n"
+"       udpbench tick --every MS [--seconds SEC] [--json]\n"
 "\n"
 "echo sends every UDP datagram that reaches ADDR:PORT (or [IPV6]:PORT)\n"
 "back to its sender, until SIGINT/SIGTERM or SEC seconds (default 3600).\n"
@@ -52,7 +57,15 @@ static void usage(FILE *f)
 "and the next N only when all of them came back (a fixed batch of packets\n"
 "for each NET_RX run, where the emulated NICs let it). It prints the\n"
 "echoes, their rate, the datagrams sent and the stalls. Exit status 1 if\n"
-"no echo came back.\n",
+"no echo came back.\n"
+"\n"
+"tick runs one process on each CPU it may run on, pinned there, that sends\n"
+"itself one datagram over the loopback every MS milliseconds (the CPUs'\n"
+"phases spread evenly over MS), so that every CPU has a little NET_RX work\n"
+"in every interval of MS: the windows of teeprobe's NET_RX part open on\n"
+"every CPU and close by the window work when MS is the window's length.\n"
+"After SEC seconds (default 3) it prints the CPUs, the seconds and the\n"
+"datagrams that came back. Exit status 1 if one of the processes failed.\n",
 		STALL_MS);
 }
 
@@ -294,6 +307,155 @@ static int send_main(int argc, char **argv)
 	return echoes ? 0 : 1;
 }
 
+/* tick_child - on @cpu, a datagram to itself each @every_ns from @t0_ns */
+static int tick_child(int cpu, long long t0_ns, long long every_ns, int ready,
+		      int result)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	unsigned long long got = 0;
+	struct timespec ts;
+	long long next;
+	char c = 0;
+	cpu_set_t set;
+	int fd;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (sched_setaffinity(0, sizeof(set), &set) || fd < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, len) ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) ||
+	    connect(fd, (struct sockaddr *)&sa, len)) {
+		fprintf(stderr, "udpbench: tick on CPU %d: %s\n", cpu,
+			strerror(errno));
+		return 1;
+	}
+	if (write(ready, &c, 1) != 1)
+		return 1;
+	for (next = t0_ns; !lab_stop; next += every_ns) {
+		ts.tv_sec = next / 1000000000;
+		ts.tv_nsec = next % 1000000000;
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+			continue;	/* a signal: lab_stop says whether to end */
+		if (send(fd, &c, 1, 0) == 1 && recv(fd, &c, 1, 0) == 1)
+			got++;
+	}
+	return write(result, &got, sizeof(got)) == sizeof(got) ? 0 : 1;
+}
+
+/* tick_main - every CPU sends itself a datagram each --every ms */
+static int tick_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "every", required_argument, NULL, 'e' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ready[2], result[2], opt, cpu, n = 0, i, json = 0, failed = 0;
+	double every = 0, seconds = 3, start, elapsed = 0;
+	unsigned long long got = 0, one;
+	long long t0, every_ns;
+	pid_t pids[CPU_SETSIZE];
+	struct timespec ts;
+	cpu_set_t set;
+	char c;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			every = parse_num("every", optarg, 1, 60000);
+			break;
+		case 's':
+			seconds = parse_num("seconds", optarg, 0.1, 86400);
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!every) {
+		fprintf(stderr, "udpbench: tick needs --every MS\n");
+		return 2;
+	}
+	if (sched_getaffinity(0, sizeof(set), &set) || pipe(ready) ||
+	    pipe(result)) {
+		fprintf(stderr, "udpbench: tick: %s\n", strerror(errno));
+		return 1;
+	}
+	every_ns = every * 1e6;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* the first datagrams a second away: time for every child to start */
+	t0 = ts.tv_sec * 1000000000LL + ts.tv_nsec + 1000000000LL;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			n++;
+	for (cpu = 0, i = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			fprintf(stderr, "udpbench: tick: fork: %s\n",
+				strerror(errno));
+			failed = 1;
+			break;
+		}
+		if (!pids[i])
+			_exit(tick_child(cpu, t0 + every_ns * i / n, every_ns,
+					 ready[1], result[1]));
+		i++;
+	}
+	n = i;
+	close(ready[1]);
+	close(result[1]);
+	for (i = 0; i < n && !failed; i++)
+		if (read(ready[0], &c, 1) != 1)
+			failed = 1;	/* a child ended before it was ready */
+	if (!failed) {
+		/* from the first CPU's first datagram, SEC seconds */
+		ts.tv_sec = t0 / 1000000000;
+		ts.tv_nsec = t0 % 1000000000;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+				       NULL) == EINTR && !lab_stop)
+			;
+		insn_mark();
+		start = lab_now();
+		ts.tv_sec = (time_t)seconds;
+		ts.tv_nsec = (seconds - ts.tv_sec) * 1e9;
+		while (nanosleep(&ts, &ts) && errno == EINTR && !lab_stop)
+			;
+		elapsed = lab_now() - start;
+		insn_mark();
+	}
+	for (i = 0; i < n; i++)
+		kill(pids[i], SIGTERM);
+	while (read(result[0], &one, sizeof(one)) == sizeof(one))
+		got += one;
+	for (i = 0; i < n; i++) {
+		int status;
+
+		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed = 1;
+	}
+	if (failed) {
+		fprintf(stderr, "udpbench: tick: a CPU's process failed\n");
+		return 1;
+	}
+	if (json)
+		printf("{\"cpus\":%d,\"seconds\":%.6f,\"every_ms\":%g,\"datagrams\":%llu}\n",
+		       n, elapsed, every, got);
+	else
+		printf("cpus %d\nseconds %.6f\nevery_ms %g\ndatagrams %llu\n",
+		       n, elapsed, every, got);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	lab_stop_on_signals();
@@ -301,6 +463,8 @@ int main(int argc, char **argv)
 		return echo_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "send"))
 		return send_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "tick"))
+		return tick_main(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;

@@ -4,6 +4,7 @@
  * bucket mapping, merging, percentiles (hist.h).
  */
 #include <kunit/test.h>
+#include <linux/bitmap.h>
 #include <linux/string.h>
 
 #include "hist.h"
@@ -107,6 +108,55 @@ static void hist_diff_gives_what_came_since_a_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, win->sum, 913ULL);
 	KUNIT_EXPECT_EQ(test, win->bucket[0], 2ULL);
 	KUNIT_EXPECT_EQ(test, win->bucket[7], 1ULL);
+}
+
+/*
+ * hist_window_of_touched_buckets_is_the_diff - a window worked out in the
+ * buckets counted in since it opened equals the whole difference, window
+ * after window, across resets (the baseline below zero), and leaves the
+ * same baseline and an empty window behind
+ */
+static void hist_window_of_touched_buckets_is_the_diff(struct kunit *test)
+{
+	struct teeprobe_hist *total = hist_new(test), *base = hist_new(test);
+	struct teeprobe_hist *win = hist_new(test), *want = hist_new(test);
+	struct teeprobe_hist *empty = hist_new(test);
+	DECLARE_BITMAP(touched, TEEPROBE_HIST_BUCKETS);
+	unsigned int w, n, i, seed = 1;
+
+	bitmap_zero(touched, TEEPROBE_HIST_BUCKETS);
+	for (w = 0; w < 200; w++) {
+		/* 0 to 40 values a window, 0 ns to 4 s, some windows empty */
+		seed = seed * 1103515245 + 12345;
+		n = (seed >> 16) % 41;
+		for (i = 0; i < n; i++) {
+			u64 v;
+
+			seed = seed * 1103515245 + 12345;
+			v = ((u64)seed << 7) % (4ULL * NSEC_PER_SEC) >>
+			    ((seed >> 8) % 24);
+			__set_bit(teeprobe_hist_add_at(total, v), touched);
+		}
+		if (w % 37 == 36) {
+			/* a reset inside the window, as netrx's */
+			teeprobe_hist_diff(base, base, total);
+			memset(total, 0, sizeof(*total));
+			seed = seed * 1103515245 + 12345;
+			__set_bit(teeprobe_hist_add_at(total, seed % 100000), touched);
+		}
+		teeprobe_hist_diff(want, total, base);
+		teeprobe_hist_window(win, total, base, touched);
+		KUNIT_ASSERT_EQ(test, win->count, want->count);
+		KUNIT_ASSERT_EQ(test, win->sum, want->sum);
+		KUNIT_ASSERT_EQ(test, memcmp(win->bucket, want->bucket,
+					     sizeof(win->bucket)), 0);
+		KUNIT_ASSERT_EQ(test, memcmp(base->bucket, total->bucket,
+					     sizeof(base->bucket)), 0);
+		KUNIT_ASSERT_EQ(test, base->count, total->count);
+		teeprobe_hist_window_clear(win, touched);
+		KUNIT_ASSERT_EQ(test, memcmp(win, empty, sizeof(*win)), 0);
+		KUNIT_ASSERT_TRUE(test, bitmap_empty(touched, TEEPROBE_HIST_BUCKETS));
+	}
 }
 
 /*
@@ -305,6 +355,7 @@ static struct kunit_case teeprobe_hist_cases[] = {
 	KUNIT_CASE(hist_bucket_small_values_by_unit),
 	KUNIT_CASE(hist_bucket_huge_values_land_in_last_bucket),
 	KUNIT_CASE(hist_add_tracks_count_sum_max),
+	KUNIT_CASE(hist_window_of_touched_buckets_is_the_diff),
 	KUNIT_CASE(hist_merge_adds_buckets_and_keeps_largest_max),
 	KUNIT_CASE(hist_diff_gives_what_came_since_a_copy),
 	KUNIT_CASE(hist_percentile_interpolates_and_max_caps),

@@ -4,7 +4,8 @@
 # have 64 to 128 CPUs), by counts: a row or a column per possible CPU in the
 # per-CPU tables, each "all" their sum, the per-CPU memory it counts
 # against the kernel's own growth, issue 51's bound on the whole (512 KiB
-# + 64 KiB per CPU) with one TCP port in use, a clean rmmod.
+# + 64 KiB per CPU) with one TCP port in use, record -C on the upper half
+# of the CPUs with a ring of -b KB, a clean rmmod.
 # make check runs it alone in a 16-vCPU 6.1 guest (tests/run's "cpus" job,
 # TP_CPUS=16: the guest must have that many); in the whole suite it skips:
 #   TP_VM_CPUS=16 tests/vm/vm-run -q -k 6.1 -o build/vm/t12 -- \
@@ -100,6 +101,34 @@ total=$((took + (port_percpu + static) * possible))
 bound=$(( (512 + 64 * possible) * 1024 ))
 check "memory at $possible CPUs with one port: $((total / 1024)) KiB ($((took / 1024)) slab and vmalloc), within 512 KiB + 64 KiB a CPU ($((bound / 1024)))" \
 	test "$total" -le "$bound"
+
+# record -C: the upper half of the CPUs, as trace-cmd's -M mask (in
+# groups of 32 bits past CPU 31); every CPU sends itself a datagram each
+# window (udpbench tick), so every CPU closes NET_RX windows: the events
+# come from the CPUs asked for, each of them, and from no other
+half=$((possible / 2))
+want=$(seq -s ' ' "$half" $((possible - 1)))
+"$top/lab/udpbench/udpbench" tick --every 100 --seconds 4 >/tmp/t12-tick.out 2>&1 &
+tick=$!
+"$TEEPROBE" record -q -C "$half-$((possible - 1))" -b 256 -d 2 -o /tmp/t12-half.dat >/tmp/t12-half.out 2>&1 &
+rec=$!
+# its instance's ring, read while it records (the instance goes with it),
+# once trace-cmd turned it on (after sizing it)
+lab_wait 60 sh -c 'grep -qx 1 /sys/kernel/tracing/instances/teeprobe-record-*/tracing_on 2>/dev/null'
+ring=$(cut -d' ' -f1 /sys/kernel/tracing/instances/teeprobe-record-*/buffer_size_kb 2>/dev/null)
+wait $rec
+rc=$?
+check "teeprobe record -C $half-$((possible - 1)) -b 256 -d 2" sh -c "cat /tmp/t12-half.out; exit $rc"
+check_eq "... with a ring of 256 KB a CPU (-b)" 256 "$ring"
+wait $tick
+check "udpbench tick ran on every CPU" grep -q "^cpus $possible\$" /tmp/t12-tick.out
+check_eq "the window events came from CPUs $half to $((possible - 1)), each of them" "$want" \
+	"$(trace-cmd report -i /tmp/t12-half.dat 2>/dev/null |
+		awk '/teeprobe_netrx_window:/ && match($0, /\[[0-9]+\]/) { seen[substr($0, RSTART + 1, RLENGTH - 2) + 0] = 1 }
+			END { for (c in seen) print c }' | sort -n | tr '\n' ' ' | sed 's/ $//')"
+check "record -C $possible is refused (no such CPU online)" \
+	sh -c '! "$0" record -q -C "$1" -d 1 -o /tmp/t12-none.dat 2>/tmp/t12-none.err &&
+		grep -q "not every one of those CPUs is online" /tmp/t12-none.err' "$TEEPROBE" "$possible"
 
 check "rmmod teeprobe" rmmod teeprobe
 check "debugfs directory is gone" test ! -e $DEBUGFS

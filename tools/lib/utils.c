@@ -455,3 +455,83 @@ bool process_is_teeprobe(int pid)
 	free(comm);
 	return yes;
 }
+
+/* cpu_list_parse - "0-3,8" into @set (emptied first); 0, or -1 */
+int cpu_list_parse(const char *text, struct cpu_list *set)
+{
+	const char *p = text;
+	bool any = false;
+	char *end;
+	long a, b;
+
+	memset(set, 0, sizeof(*set));
+	while (*p) {
+		errno = 0;
+		a = strtol(p, &end, 10);
+		if (end == p || errno || a < 0 || a >= CPU_LIST_MAX)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || errno || b < a || b >= CPU_LIST_MAX)
+				return -1;
+			p = end;
+		}
+		for (; a <= b; a++)
+			set->w[a / 64] |= 1ULL << (a % 64);
+		any = true;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return any ? 0 : -1;
+}
+
+/* cpu_list_word - the @i-th group of 32 CPUs of @set */
+static unsigned long long cpu_list_word(const struct cpu_list *set, int i)
+{
+	return (set->w[i / 2] >> (i % 2 * 32)) & 0xffffffffULL;
+}
+
+/*
+ * cpu_list_mask - @set as a cpumask file (tracing_cpumask, trace-cmd's -M)
+ * takes it: hex in groups of 32 bits, the highest first, separated by
+ * commas (the kernel's bitmap_parse() takes no group of more than 32 bits)
+ */
+void cpu_list_mask(const struct cpu_list *set, char *mask, size_t len)
+{
+	int top = CPU_LIST_MAX / 32 - 1, i;
+	size_t n = 0;
+
+	while (top > 0 && !cpu_list_word(set, top))
+		top--;
+	mask[0] = '\0';
+	for (i = top; i >= 0 && n < len; i--)
+		n += snprintf(mask + n, len - n, i == top ? "%llx" : ",%08llx",
+			      cpu_list_word(set, i));
+}
+
+/*
+ * cpu_list_offline - whether @set holds a CPU that is not online (all are
+ * taken as online when the kernel's list cannot be read)
+ */
+bool cpu_list_offline(const struct cpu_list *set)
+{
+	struct cpu_list online;
+	bool outside = false;
+	char *text;
+	size_t i;
+	int err;
+
+	text = read_text_file("/sys/devices/system/cpu/online", 65536, &err);
+	if (!text)
+		return false;
+	text[strcspn(text, "\n")] = '\0';
+	if (!cpu_list_parse(text, &online))
+		for (i = 0; i < ARRAY_SIZE(online.w); i++)
+			outside |= (set->w[i] & ~online.w[i]) != 0;
+	free(text);
+	return outside;
+}

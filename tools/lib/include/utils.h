@@ -42,6 +42,22 @@ char *read_text_file(const char *path, size_t max, int *err);
 bool process_is_teeprobe(int pid);
 int write_value(const char *who, const char *path, const char *value);
 
+/*
+ * CPU lists ("0-3,8"), as record's -C takes them: up to CPU_LIST_MAX CPUs
+ * (the kernel's NR_CPUS on Debian's amd64 and arm64 builds; a host of the
+ * case has 128)
+ */
+#define CPU_LIST_MAX	8192
+#define CPU_LIST_MASK_LEN	(CPU_LIST_MAX / 32 * 9)
+
+struct cpu_list {
+	unsigned long long w[CPU_LIST_MAX / 64];
+};
+
+int cpu_list_parse(const char *text, struct cpu_list *set);
+void cpu_list_mask(const struct cpu_list *set, char *mask, size_t len);
+bool cpu_list_offline(const struct cpu_list *set);
+
 /* The command line, the same in every command */
 int usage_error(const char *cmd, void (*usage)(FILE *out));
 int input_arg(const char *cmd, const char *opt, int argc, char **argv,
