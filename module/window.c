@@ -18,6 +18,8 @@
 #include <linux/list.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rculist.h>
 #include <linux/smp.h>
 #include <linux/time64.h>
 #include <linux/workqueue.h>
@@ -72,7 +74,10 @@ MODULE_PARM_DESC(window_ms, "length of the summary windows in ms, 10 to 60000 (d
 /* Incremented on every counter reset; carried by the teeprobe_reset event. */
 atomic_t teeprobe_reset_generation = ATOMIC_INIT(0);
 
-/* The registered parts, in registration order; parts_lock guards the list. */
+/*
+ * The registered parts, in registration order; parts_lock guards changes
+ * to the list, which the windows' IPIs walk under RCU.
+ */
 static LIST_HEAD(parts);
 static DEFINE_MUTEX(parts_lock);
 
@@ -81,23 +86,34 @@ static DEFINE_MUTEX(parts_lock);
  * would keep its last window open. This work runs just after each window
  * boundary and asks the CPUs where a part's window ended to close it
  * themselves (an IPI, so the close never races with their probes). Busy
- * CPUs have rolled on their own by then and get no IPI.
+ * CPUs have rolled on their own by then and get no IPI. The IPIs are
+ * asynchronous, one request a CPU at a time (its csd here): the work never
+ * waits on a CPU that keeps interrupts off (a secure-world call spinning
+ * with them masked, say), and a CPU whose last request is still pending
+ * gets none more: its window closes when it comes back, late, and its
+ * event says by how much.
  */
+static DEFINE_PER_CPU(call_single_data_t, windows_csd);
 static struct delayed_work windows_work;
 /* whether it runs (between init and exit), under windows_work_lock */
 static DEFINE_MUTEX(windows_work_lock);
 static bool windows_work_on;
 
-/* windows_flush_ended - IPI: close this CPU's windows that ended */
+/*
+ * windows_flush_ended - IPI: close this CPU's windows that ended. The work
+ * does not wait for it: a part unregistered meanwhile is off the list, and
+ * its unregistration waited for any walk that could still see it.
+ */
 static void windows_flush_ended(void *unused)
 {
 	u64 len = teeprobe_window_len_ns();
 	struct teeprobe_part *part;
 
-	/* The sender holds parts_lock: the list stands still. */
-	list_for_each_entry(part, &parts, node)
+	rcu_read_lock();
+	list_for_each_entry_rcu(part, &parts, node)
 		if (part->flush)
 			part->flush(len);
+	rcu_read_unlock();
 }
 
 /* windows_ended_on - whether a part's window on @cpu ended by @now */
@@ -138,8 +154,9 @@ static void windows_work_fn(struct work_struct *work)
 	cpus_read_lock();
 	for_each_online_cpu(cpu)
 		if (windows_ended_on(cpu, now, len))
-			smp_call_function_single(cpu, windows_flush_ended,
-						 NULL, 1);
+			/* -EBUSY: its last request is still pending */
+			smp_call_function_single_async(cpu,
+						       per_cpu_ptr(&windows_csd, cpu));
 	cpus_read_unlock();
 	list_for_each_entry(part, &parts, node)
 		if (part->tick)
@@ -180,7 +197,7 @@ static void part_flush_open(void *info)
 void teeprobe_part_register(struct teeprobe_part *part)
 {
 	mutex_lock(&parts_lock);
-	list_add_tail(&part->node, &parts);
+	list_add_tail_rcu(&part->node, &parts);
 	mutex_unlock(&parts_lock);
 }
 
@@ -192,8 +209,10 @@ void teeprobe_part_register(struct teeprobe_part *part)
 void teeprobe_part_unregister(struct teeprobe_part *part)
 {
 	mutex_lock(&parts_lock);
-	list_del(&part->node);
+	list_del_rcu(&part->node);
 	mutex_unlock(&parts_lock);
+	/* a windows' IPI that saw the part is done with it */
+	synchronize_rcu();
 	if (part->flush)
 		on_each_cpu(part_flush_open, part, 1);
 }
@@ -292,6 +311,15 @@ void teeprobe_reset_all(void)
 /* teeprobe_window_init - start the windows' work, before any part */
 int teeprobe_window_init(void)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		call_single_data_t *csd = per_cpu_ptr(&windows_csd, cpu);
+
+		/* by its fields: 5.10's csd has no INIT_CSD() */
+		csd->func = windows_flush_ended;
+		csd->info = NULL;
+	}
 	INIT_DELAYED_WORK(&windows_work, windows_work_fn);
 	mutex_lock(&windows_work_lock);
 	windows_work_on = true;
@@ -308,4 +336,10 @@ void teeprobe_window_exit(void)
 	windows_work_on = false;	/* no kick queues it again */
 	mutex_unlock(&windows_work_lock);
 	cancel_delayed_work_sync(&windows_work);
+	/*
+	 * The IPIs it sent may still be queued: every CPU runs its queue in
+	 * order, so once each has run an IPI sent after them, none of ours
+	 * is left to run module code that is about to go
+	 */
+	kick_all_cpus_sync();
 }
