@@ -41,10 +41,14 @@ static char *slurp(int fd, size_t *len)
 	return buf;
 }
 
-/* printed - what "teeprobe report" prints for @r (@json: --json) */
-static char *printed(const struct session *r, bool json)
+/*
+ * printed_as - what "teeprobe report" prints for @r (@json: --json), of a
+ * file named @input; or (@r NULL) for the file @input read streaming, as
+ * the command reads it
+ */
+static char *printed_as(const struct session *r, const char *input, bool json)
 {
-	struct report_opts o = { .input = "x.dat", .json = json,
+	struct report_opts o = { .input = input, .json = json,
 				 .hist = true, .header = true };
 	int fd = fileno(tmpfile()), saved = dup(1);
 	size_t len;
@@ -52,13 +56,22 @@ static char *printed(const struct session *r, bool json)
 
 	fflush(stdout);
 	dup2(fd, 1);
-	report_print(r, &o);
+	if (r)
+		report_print(r, &o);
+	else if (report_file(&o))
+		printf("report_file() failed\n");
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
 	text = slurp(fd, &len);
 	close(fd);
 	return text;
+}
+
+/* printed - what "teeprobe report" prints for @r (@json: --json) */
+static char *printed(const struct session *r, bool json)
+{
+	return printed_as(r, "x.dat", json);
 }
 
 /* handed_over - @r as session_put() writes it; its length in @len */
@@ -175,6 +188,16 @@ static void test_file(const char *name)
 		tap_ok(!strcmp(ta, tb) && strlen(ta) > 100,
 		       "%s: the handed-over report prints the same%s (%zu bytes)",
 		       name, json ? " as JSON" : "", strlen(ta));
+		free(ta);
+		free(tb);
+	}
+	/* the command streams: its tallies from the child, no event kept */
+	for (json = 0; json < 2; json++) {
+		ta = printed_as(a, path, json);
+		tb = printed_as(NULL, path, json);
+		tap_ok(!strcmp(ta, tb) && strlen(ta) > 100,
+		       "%s: the streamed report prints the same%s as the kept events'",
+		       name, json ? " as JSON" : "");
 		free(ta);
 		free(tb);
 	}
