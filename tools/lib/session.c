@@ -20,6 +20,7 @@
 #include "readguard.h"
 #include "session.h"
 #include "utils.h"
+#include "zpages.h"
 
 /*
  * The numeric fields the handlers read, looked up by name once per event
@@ -130,6 +131,7 @@ struct reader {
 	struct trace_seq seq;
 	const struct session_visitor *v;
 	void *acc;
+	struct zpages *zpages;	/* the child's: decompressed pages given back */
 };
 
 /* cmd_name - the command's name as the event prints it ("cmd=INVOKE") */
@@ -520,27 +522,51 @@ static int read_buffers(struct tracecmd_input *handle, read_buffer read,
 	return ret;
 }
 
+/* read_record - a record read, then the pages behind it given back */
+static int read_record(struct tracecmd_input *handle,
+		       struct tep_record *record, int cpu, void *data)
+{
+	struct reader *rd = data;
+	int ret = on_record(handle, record, cpu, data);
+
+	zpages_record(rd->zpages, record, cpu);
+	return ret;
+}
+
 /* guarded_record - tracecmd_iterate_events callback of the reading child */
 static int guarded_record(struct tracecmd_input *handle,
 			  struct tep_record *record, int cpu, void *data)
 {
 	readguard_record(record, cpu);
-	return on_record(handle, record, cpu, data);
+	return read_record(handle, record, cpu, data);
+}
+
+/* iterate - every record of buffer @buf to @callback; false on failure */
+static bool iterate(struct tracecmd_input *buf, struct reader *rd,
+		    int (*callback)(struct tracecmd_input *, struct tep_record *,
+				    int, void *))
+{
+	bool ok;
+
+	ids_reset();
+	rd->zpages = zpages_start(buf);
+	ok = tracecmd_iterate_events(buf, NULL, 0, callback, rd) >= 0;
+	zpages_end(rd->zpages);
+	rd->zpages = NULL;
+	return ok;
 }
 
 /* guarded_records - every record of one buffer, guarded; false on failure */
 static bool guarded_records(struct tracecmd_input *buf, void *data)
 {
 	readguard_buffer();
-	ids_reset();
-	return tracecmd_iterate_events(buf, NULL, 0, guarded_record, data) >= 0;
+	return iterate(buf, data, guarded_record);
 }
 
 /* read_records - every record of one buffer, in this process */
 static bool read_records(struct tracecmd_input *buf, void *data)
 {
-	ids_reset();
-	return tracecmd_iterate_events(buf, NULL, 0, on_record, data) >= 0;
+	return iterate(buf, data, read_record);
 }
 
 /* What is read, by whom: the child's and the parent's (fork copies it) */
