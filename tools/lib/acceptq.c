@@ -56,6 +56,7 @@ enum {
 struct timeline {
 	int tid;
 	size_t n;			/* boundaries */
+	size_t hint;			/* where the last look-up ended */
 	unsigned long long *t;
 	double (*sum)[NR_SUMS];		/* [n]: totals from t[0] to t[i] */
 	double (*rate)[NR_SUMS];	/* [n]: each sum's growth per ns in segment i */
@@ -159,27 +160,95 @@ static int cmp_acc_ts(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The events of each thread, found without a scan of them all per thread:
+ * the calls' and the states' indices sorted by thread, then by their
+ * place in the file (so a thread's are in the file's order, as a scan
+ * finds them)
+ */
+struct by_thread {
+	int tid;
+	size_t i;
+};
+
+struct thread_index {
+	struct by_thread *tee, *acc;
+	size_t ntee, nacc;
+};
+
+static int cmp_by_thread(const void *a, const void *b)
+{
+	const struct by_thread *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return (x->tid > y->tid) - (x->tid < y->tid);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* thread_index_build - @ev's calls and states by thread */
+static void thread_index_build(const struct session_events *ev,
+			       struct thread_index *ix)
+{
+	size_t i;
+
+	ix->ntee = ev->ntee;
+	ix->nacc = ev->nacc;
+	ix->tee = xzalloc((ev->ntee + 1) * sizeof(*ix->tee));
+	ix->acc = xzalloc((ev->nacc + 1) * sizeof(*ix->acc));
+	for (i = 0; i < ev->ntee; i++)
+		ix->tee[i] = (struct by_thread){ .tid = ev->tee[i].tid, .i = i };
+	for (i = 0; i < ev->nacc; i++)
+		ix->acc[i] = (struct by_thread){ .tid = ev->acc[i].tid, .i = i };
+	qsort(ix->tee, ev->ntee, sizeof(*ix->tee), cmp_by_thread);
+	qsort(ix->acc, ev->nacc, sizeof(*ix->acc), cmp_by_thread);
+}
+
+/* thread_run - where thread @tid's entries of @v[@n] start; their count */
+static size_t thread_run(const struct by_thread *v, size_t n, int tid,
+			 size_t *first)
+{
+	size_t lo = 0, hi = n, end;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < n && v[end].tid == tid; end++)
+		;
+	*first = lo;
+	return end - lo;
+}
+
 /* timeline_build - thread @tid's segments, from @ev's calls and states */
-static void timeline_build(const struct session_events *ev, int tid,
+static void timeline_build(const struct session_events *ev,
+			   const struct thread_index *ix, int tid,
 			   struct timeline *tl)
 {
 	const struct tee_call **calls;
 	const struct acc_event **states;
-	size_t nc = 0, ns = 0, i, ci = 0, si = 0, k;
+	size_t nc, ns, i, ci = 0, si = 0, k, fc, fs;
 	enum acc_state s = ACC_UNKNOWN;
 	const struct tee_call *in = NULL;
 	unsigned long long end = ev->end_ns;
 
-	calls = xzalloc((ev->ntee + 1) * sizeof(*calls));
-	states = xzalloc((ev->nacc + 1) * sizeof(*states));
-	for (i = 0; i < ev->ntee; i++)
-		if (ev->tee[i].tid == tid)
-			calls[nc++] = &ev->tee[i];
-	for (i = 0; i < ev->nacc; i++)
-		if (ev->acc[i].tid == tid)
-			states[ns++] = &ev->acc[i];
+	nc = thread_run(ix->tee, ix->ntee, tid, &fc);
+	ns = thread_run(ix->acc, ix->nacc, tid, &fs);
+	calls = xzalloc((nc + 1) * sizeof(*calls));
+	states = xzalloc((ns + 1) * sizeof(*states));
+	for (i = 0; i < nc; i++)
+		calls[i] = &ev->tee[ix->tee[fc + i].i];
+	for (i = 0; i < ns; i++)
+		states[i] = &ev->acc[ix->acc[fs + i].i];
 	qsort(calls, nc, sizeof(*calls), cmp_call_start);
-	qsort(states, ns, sizeof(*states), cmp_acc_ts);
+	/* the states come in time order from the file: sort only if not */
+	for (i = 1; i < ns && cmp_acc_ts(&states[i - 1], &states[i]) <= 0; i++)
+		;
+	if (i < ns)
+		qsort(states, ns, sizeof(*states), cmp_acc_ts);
 
 	/* every call's start and end, every state change, and the end */
 	tl->tid = tid;
@@ -221,11 +290,51 @@ static void timeline_build(const struct session_events *ev, int tid,
 	free(states);
 }
 
+/*
+ * last_at_or_before - the last of the increasing @t[@n] at or before @x
+ * (t[0] <= x < t[n - 1]), searched outwards from @hint: the handshakes of
+ * a port come in time order, so each look-up starts near the last one's
+ * end instead of at the whole line's middle
+ */
+static size_t last_at_or_before(const unsigned long long *t, size_t n,
+				size_t hint, unsigned long long x)
+{
+	size_t lo, hi, step = 1;
+
+	if (hint >= n)
+		hint = 0;
+	lo = hi = hint;
+	if (t[hint] <= x) {
+		hi = lo + 1;
+		while (hi < n && t[hi] <= x) {
+			lo = hi;
+			hi = n - lo > step ? lo + step : n;
+			step *= 2;
+		}
+	} else {
+		while (lo > 0 && t[lo] > x) {
+			hi = lo;
+			lo = lo > step ? lo - step : 0;
+			step *= 2;
+		}
+	}
+	/* t[lo] <= x, and t[hi] > x or hi == n */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* timeline_at - the sums from the time line's start to @x, into @out */
-static void timeline_at(const struct timeline *tl, unsigned long long x,
+static void timeline_at(struct timeline *tl, unsigned long long x,
 			double out[NR_SUMS])
 {
-	size_t lo = 0, hi = tl->n;
+	size_t lo;
 	int j;
 
 	if (!tl->n || x <= tl->t[0]) {
@@ -237,14 +346,8 @@ static void timeline_at(const struct timeline *tl, unsigned long long x,
 		return;
 	}
 	/* the last boundary at or before x */
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (tl->t[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = last_at_or_before(tl->t, tl->n, tl->hint, x);
+	tl->hint = lo;
 	for (j = 0; j < NR_SUMS; j++)
 		out[j] = tl->sum[lo][j] + tl->rate[lo][j] * (double)(x - tl->t[lo]);
 }
@@ -264,6 +367,7 @@ static void timeline_free(struct timeline *tl)
  * goes in a softirq carries whatever thread ran there)
  */
 static size_t acceptors_of(const struct session_events *ev,
+			   const struct thread_index *ix,
 			   struct acceptor **out)
 {
 	struct acceptor *a = xzalloc((ev->nhs + 1) * sizeof(*a));
@@ -275,12 +379,11 @@ static size_t acceptors_of(const struct session_events *ev,
 						    .tid = ev->hs[i].tid };
 	qsort(a, n, sizeof(*a), cmp_acceptor);
 	for (i = 0; i < n; i = j) {
-		bool states = false;
+		size_t first;
+		bool states = thread_run(ix->acc, ix->nacc, a[i].tid, &first) > 0;
 
 		for (j = i; j < n && !cmp_acceptor(&a[i], &a[j]); j++)
 			;
-		for (size_t s = 0; s < ev->nacc && !states; s++)
-			states = ev->acc[s].tid == a[i].tid;
 		if (j - i >= 2 || states) {
 			a[k] = a[i];
 			a[k++].handshakes = j - i;
@@ -292,6 +395,7 @@ static size_t acceptors_of(const struct session_events *ev,
 
 void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 {
+	struct thread_index ix;
 	struct acceptor *acc;
 	struct timeline *tl;
 	size_t na, i, j, first;
@@ -300,11 +404,12 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 
 	memset(q, 0, sizeof(*q));
 	q->states = ev->nacc > 0;
-	na = acceptors_of(ev, &acc);
+	thread_index_build(ev, &ix);
+	na = acceptors_of(ev, &ix, &acc);
 	tl = xzalloc((na + 1) * sizeof(*tl));
 	for (i = 0; i < na; i++) {
 		/* a thread accepting on two ports has one time line each */
-		timeline_build(ev, acc[i].tid, &tl[i]);
+		timeline_build(ev, &ix, acc[i].tid, &tl[i]);
 		for (j = 0; j < i; j++)
 			if (acc[j].tid == acc[i].tid)
 				break;
@@ -344,4 +449,6 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 		timeline_free(&tl[i]);
 	free(tl);
 	free(acc);
+	free(ix.tee);
+	free(ix.acc);
 }
