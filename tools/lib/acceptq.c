@@ -9,6 +9,7 @@
  * part between a and b" with two binary searches, for every wait and every
  * thread that accepts on the wait's port.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,14 +53,32 @@ enum {
 	SUM_QUEUE, SUM_SECURE, NR_SUMS
 };
 
-/* One thread's time line: segment i is [t[i], t[i + 1]) */
+/*
+ * One thread's time line: segment i is [t[i], t[i + 1]), in TEE call
+ * seg[i].call (an index in the session's calls; -1: none) with scheduler
+ * state seg[i].state. The sums from t[0] to t[i] (each segment's rates
+ * times its length, added in order) are kept only at every CHECKPOINT-th
+ * boundary, and a look-up adds the segments from the one before: the same
+ * additions in the same order, so the same doubles as keeping them all
+ * (216 bytes a boundary; this way 16, and 104 a CHECKPOINT).
+ */
+#define CHECKPOINT	16
+
+struct segment {
+	int call;
+	enum acc_state state;
+};
+
 struct timeline {
 	int tid;
 	size_t n;			/* boundaries */
 	size_t hint;			/* where the last look-up ended */
 	unsigned long long *t;
-	double (*sum)[NR_SUMS];		/* [n]: totals from t[0] to t[i] */
-	double (*rate)[NR_SUMS];	/* [n]: each sum's growth per ns in segment i */
+	struct segment *seg;		/* [n] */
+	double (*cp)[NR_SUMS];		/* [n / CHECKPOINT + 1]: the sums at k * CHECKPOINT */
+	size_t at;			/* the last sums added up: at boundary at */
+	size_t known;			/* the farthest they were added up to */
+	double sum[NR_SUMS];
 };
 
 /* A port and one thread that accepts on it */
@@ -168,7 +187,7 @@ static int cmp_acc_ts(const void *a, const void *b)
  */
 struct by_thread {
 	int tid;
-	size_t i;
+	unsigned int i;		/* 8 bytes an event, not 16 */
 };
 
 struct thread_index {
@@ -191,14 +210,18 @@ static void thread_index_build(const struct session_events *ev,
 {
 	size_t i;
 
+	if (ev->ntee > UINT_MAX || ev->nacc > UINT_MAX)
+		fatal("more than %u events of a kind\n", UINT_MAX);
 	ix->ntee = ev->ntee;
 	ix->nacc = ev->nacc;
 	ix->tee = xzalloc((ev->ntee + 1) * sizeof(*ix->tee));
 	ix->acc = xzalloc((ev->nacc + 1) * sizeof(*ix->acc));
 	for (i = 0; i < ev->ntee; i++)
-		ix->tee[i] = (struct by_thread){ .tid = ev->tee[i].tid, .i = i };
+		ix->tee[i] = (struct by_thread){ .tid = ev->tee[i].tid,
+						 .i = (unsigned int)i };
 	for (i = 0; i < ev->nacc; i++)
-		ix->acc[i] = (struct by_thread){ .tid = ev->acc[i].tid, .i = i };
+		ix->acc[i] = (struct by_thread){ .tid = ev->acc[i].tid,
+						 .i = (unsigned int)i };
 	qsort(ix->tee, ev->ntee, sizeof(*ix->tee), cmp_by_thread);
 	qsort(ix->acc, ev->nacc, sizeof(*ix->acc), cmp_by_thread);
 }
@@ -221,6 +244,45 @@ static size_t thread_run(const struct by_thread *v, size_t n, int tid,
 		;
 	*first = lo;
 	return end - lo;
+}
+
+/* segment_rates_of - the rates of segment @i of @tl */
+static void segment_rates_of(const struct session_events *ev,
+			     const struct timeline *tl, size_t i,
+			     double rate[NR_SUMS])
+{
+	const struct segment *g = &tl->seg[i];
+
+	segment_rates(g->call >= 0 ? &ev->tee[g->call] : NULL, g->state, rate);
+}
+
+/*
+ * timeline_sum_to - @tl's sums from t[0] to t[@i] into tl->sum, added on
+ * from the last ones where @i is ahead of them, else from the checkpoint
+ * before @i; the checkpoints passed are kept
+ */
+static void timeline_sum_to(const struct session_events *ev,
+			    struct timeline *tl, size_t i)
+{
+	double rate[NR_SUMS], len;
+	int j;
+
+	/* a checkpoint is known once the sums were added up past it */
+	if ((tl->at > i || i - tl->at > i % CHECKPOINT) &&
+	    i - i % CHECKPOINT <= tl->known) {
+		tl->at = i - i % CHECKPOINT;
+		memcpy(tl->sum, tl->cp[tl->at / CHECKPOINT], sizeof(tl->sum));
+	}
+	while (tl->at < i) {
+		segment_rates_of(ev, tl, tl->at, rate);
+		len = (double)(tl->t[tl->at + 1] - tl->t[tl->at]);
+		for (j = 0; j < NR_SUMS; j++)
+			tl->sum[j] = tl->sum[j] + rate[j] * len;
+		if (++tl->at % CHECKPOINT == 0)
+			memcpy(tl->cp[tl->at / CHECKPOINT], tl->sum, sizeof(tl->sum));
+	}
+	if (tl->at > tl->known)
+		tl->known = tl->at;
 }
 
 /* timeline_build - thread @tid's segments, from @ev's calls and states */
@@ -268,12 +330,10 @@ static void timeline_build(const struct session_events *ev,
 		if (!tl->n || tl->t[i] != tl->t[tl->n - 1])
 			tl->t[tl->n++] = tl->t[i];
 
-	tl->sum = xzalloc(tl->n * sizeof(*tl->sum));
-	tl->rate = xzalloc(tl->n * sizeof(*tl->rate));
+	tl->seg = xzalloc(tl->n * sizeof(*tl->seg));
+	tl->cp = xzalloc((tl->n / CHECKPOINT + 1) * sizeof(*tl->cp));
 	for (i = 0; i + 1 < tl->n; i++) {
 		unsigned long long a = tl->t[i];
-		double len = (double)(tl->t[i + 1] - a);
-		int j;
 
 		/* the state from the last change at or before a */
 		while (si < ns && states[si]->ts <= a)
@@ -282,10 +342,13 @@ static void timeline_build(const struct session_events *ev,
 		while (ci < nc && calls[ci]->end_ns <= a)
 			ci++;
 		in = ci < nc && call_start(calls[ci]) <= a ? calls[ci] : NULL;
-		segment_rates(in, s, tl->rate[i]);
-		for (j = 0; j < NR_SUMS; j++)
-			tl->sum[i + 1][j] = tl->sum[i][j] + tl->rate[i][j] * len;
+		tl->seg[i].call = in ? (int)(in - ev->tee) : -1;
+		tl->seg[i].state = s;
 	}
+	tl->seg[tl->n - 1].call = -1;
+	tl->seg[tl->n - 1].state = ACC_UNKNOWN;
+	/* the checkpoints: the sums added up along the whole line once */
+	timeline_sum_to(ev, tl, tl->n - 1);
 	free(calls);
 	free(states);
 }
@@ -331,9 +394,10 @@ static size_t last_at_or_before(const unsigned long long *t, size_t n,
 }
 
 /* timeline_at - the sums from the time line's start to @x, into @out */
-static void timeline_at(struct timeline *tl, unsigned long long x,
-			double out[NR_SUMS])
+static void timeline_at(const struct session_events *ev, struct timeline *tl,
+			unsigned long long x, double out[NR_SUMS])
 {
+	double rate[NR_SUMS];
 	size_t lo;
 	int j;
 
@@ -342,21 +406,24 @@ static void timeline_at(struct timeline *tl, unsigned long long x,
 		return;
 	}
 	if (x >= tl->t[tl->n - 1]) {
-		memcpy(out, tl->sum[tl->n - 1], NR_SUMS * sizeof(*out));
+		timeline_sum_to(ev, tl, tl->n - 1);
+		memcpy(out, tl->sum, NR_SUMS * sizeof(*out));
 		return;
 	}
 	/* the last boundary at or before x */
 	lo = last_at_or_before(tl->t, tl->n, tl->hint, x);
 	tl->hint = lo;
+	timeline_sum_to(ev, tl, lo);
+	segment_rates_of(ev, tl, lo, rate);
 	for (j = 0; j < NR_SUMS; j++)
-		out[j] = tl->sum[lo][j] + tl->rate[lo][j] * (double)(x - tl->t[lo]);
+		out[j] = tl->sum[j] + rate[j] * (double)(x - tl->t[lo]);
 }
 
 static void timeline_free(struct timeline *tl)
 {
 	free(tl->t);
-	free(tl->sum);
-	free(tl->rate);
+	free(tl->seg);
+	free(tl->cp);
 }
 
 /*
@@ -430,8 +497,8 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 		q->handshakes++;
 		q->wait_ns += h->ack_accept_ns;
 		for (j = first; j < na && acc[j].port == h->port; j++) {
-			timeline_at(&tl[j], from, a);
-			timeline_at(&tl[j], h->ts, b);
+			timeline_at(ev, &tl[j], from, a);
+			timeline_at(ev, &tl[j], h->ts, b);
 			for (k = 0; k < NR_AQ_PARTS; k++)
 				q->part_ns[k] += b[k] - a[k];
 			q->tee_setup_ns += b[SUM_SETUP] - a[SUM_SETUP];
