@@ -42,6 +42,7 @@
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
 				     const char **name, const char **version);
 int tracecmd_page_size(struct tracecmd_input *handle);
+void tracecmd_record_ref(struct tep_record *record);
 
 /* One CPU's pages: the last record's, and where its buffer was given back to */
 struct cpu_pages {
@@ -164,8 +165,17 @@ void zpages_record(struct zpages *z, const struct tep_record *record, int cpu)
 	}
 	page = record->offset / z->page_size;
 	start = (uintptr_t)record->data - hdr - record->offset % z->page_size;
-	if (page != c->page || !c->seen)
+	if (page != c->page || !c->seen) {
 		pages_read += z->page_size;
+		/*
+		 * A page of a record still referenced is not released:
+		 * released, it has the library look for its buffer among
+		 * every buffer the CPU has read (free_zpage(), which never
+		 * finds it), a walk that grows with the session. One record
+		 * a page is kept (about 140 bytes with its page's own).
+		 */
+		tracecmd_record_ref((struct tep_record *)record);
+	}
 	if (!c->seen) {
 		c->seen = true;
 		c->page = page;
