@@ -134,6 +134,15 @@ struct reader {
 	struct zpages *zpages;	/* the child's: decompressed pages given back */
 };
 
+/*
+ * EVENT_SLOT - where the next event goes: @one, when a client takes each
+ * event as it comes (session_stream()), else the end of the array @arr
+ * of @n events and room for @cap
+ */
+#define EVENT_SLOT(rd, one, arr, n, cap)				\
+	((rd)->v ? (one) :						\
+	 ((arr) = grow((arr), (n), &(cap), sizeof(*(arr))), &(arr)[(n)++]))
+
 /* cmd_name - the command's name as the event prints it ("cmd=INVOKE") */
 static void cmd_name(struct reader *rd, struct tep_event *event,
 		     struct tep_record *record, char *name, size_t len)
@@ -164,13 +173,7 @@ static void on_tee_exit(struct reader *rd, struct tep_event *event,
 	struct tee_call *call, one;
 	int i;
 
-	if (rd->v) {
-		call = &one;
-	} else {
-		s->ev.tee = grow(s->ev.tee, s->ev.ntee, &s->ev.cap_tee,
-				 sizeof(*s->ev.tee));
-		call = &s->ev.tee[s->ev.ntee++];
-	}
+	call = EVENT_SLOT(rd, &one, s->ev.tee, s->ev.ntee, s->ev.cap_tee);
 	call->end_ns = record->ts;
 	call->cmd = fval(ef, TEE_CMD, record);
 	call->dur_ns = fval(ef, TEE_DURATION, record);
@@ -232,13 +235,7 @@ static void on_tcp_handshake(struct reader *rd, struct tep_event *event,
 	bool client = fval(ef, HS_SIDE, record) != 0;
 	struct hs_event *h, one;
 
-	if (rd->v) {
-		h = &one;
-	} else {
-		s->ev.hs = grow(s->ev.hs, s->ev.nhs, &s->ev.cap_hs,
-				sizeof(*s->ev.hs));
-		h = &s->ev.hs[s->ev.nhs++];
-	}
+	h = EVENT_SLOT(rd, &one, s->ev.hs, s->ev.nhs, s->ev.cap_hs);
 	h->ts = record->ts;
 	h->tid = tep_data_pid(event->tep, record);
 	h->client = client;
@@ -265,13 +262,7 @@ static void on_acceptor_state(struct reader *rd, struct tep_event *event,
 	struct session *s = rd->s;
 	struct acc_event *a, one;
 
-	if (rd->v) {
-		a = &one;
-	} else {
-		s->ev.acc = grow(s->ev.acc, s->ev.nacc, &s->ev.cap_acc,
-				 sizeof(*s->ev.acc));
-		a = &s->ev.acc[s->ev.nacc++];
-	}
+	a = EVENT_SLOT(rd, &one, s->ev.acc, s->ev.nacc, s->ev.cap_acc);
 	a->ts = record->ts;
 	a->tid = fval(ef, ACC_TID, record);
 	a->state = state <= ACC_ASLEEP ? (enum acc_state)state : ACC_UNKNOWN;
@@ -290,13 +281,7 @@ static void on_netrx_window(struct reader *rd, struct tep_event *event,
 
 	if (cpu >= SESSION_MAX_CPUS)
 		return;
-	if (rd->v) {
-		nw = &one;
-	} else {
-		s->ev.netrx = grow(s->ev.netrx, s->ev.nnetrx, &s->ev.cap_netrx,
-				   sizeof(*s->ev.netrx));
-		nw = &s->ev.netrx[s->ev.nnetrx++];
-	}
+	nw = EVENT_SLOT(rd, &one, s->ev.netrx, s->ev.nnetrx, s->ev.cap_netrx);
 	nw->cpu = cpu;
 	nw->start_ns = fval(ef, NW_START, record);
 	nw->len_ns = fval(ef, NW_LEN, record);
