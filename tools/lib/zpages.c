@@ -22,7 +22,8 @@
  * start is computed from each record (its offset in the page and its
  * header's length), and records of one page that disagree about it stop
  * the giving back for the rest of the file. What stays: the memory page
- * where two buffers meet, about one in eleven.
+ * where two buffers meet, about one in eleven, and a record of each page
+ * (zpages_record() says why).
  */
 #include <dlfcn.h>
 #include <limits.h>
