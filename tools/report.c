@@ -157,10 +157,9 @@ static void compute_tee(struct report *out, struct report_events *r)
 		if (calls <= 0)
 			continue;
 		if (c && c->duration.n) {
-			sort_u64(c->duration.v, c->duration.n);
-			p50 = pct_sorted(c->duration.v, c->duration.n, 50);
-			p99 = pct_sorted(c->duration.v, c->duration.n, 99);
-			max = c->duration.v[c->duration.n - 1];
+			p50 = c->duration.p50;
+			p99 = c->duration.p99;
+			max = c->duration.max;
 		} else {
 			struct tables th = { 0 };
 
@@ -443,23 +442,18 @@ static void compute_handshakes(struct report *out, struct report_events *r)
 	out->handshakes[0] = r->handshakes[0];
 	out->handshakes[1] = r->handshakes[1];
 	for (q = 0; q < NR_PHASES; q++) {
-		struct samples *x = &r->phase[phase_order[q]];
-		double total = 0;
-		size_t j;
+		const struct quantile *x = &r->phase[phase_order[q]];
 
 		p = phase_order[q];
 		if (!x->n)
 			continue;
-		sort_u64(x->v, x->n);
-		for (j = 0; j < x->n; j++)
-			total += x->v[j];
 		e = &out->event_phases[out->nr_event_phases++];
 		e->name = teeprobe_tcp_phase_name(p);
 		e->count = x->n;
-		e->mean_ns = total / x->n;
-		e->p50_ns = pct_sorted(x->v, x->n, 50);
-		e->p99_ns = pct_sorted(x->v, x->n, 99);
-		e->max_ns = x->v[x->n - 1];
+		e->mean_ns = x->sum / x->n;
+		e->p50_ns = x->p50;
+		e->p99_ns = x->p99;
+		e->max_ns = x->max;
 	}
 }
 
@@ -561,14 +555,12 @@ void report_capture_of(const struct report *r, struct report_capture *c)
 	free(copy);
 }
 
-/* report_compute - every number of the report of session @s */
-struct report *report_compute(const struct session *s,
+/* compute - every number of the report from the tallies @r */
+static struct report *compute(struct report_events *r,
 			      const struct report_opts *o)
 {
-	struct report_events *r = xzalloc(sizeof(*r));
 	struct report *out = xzalloc(sizeof(*out));
 
-	report_events_build(r, s);
 	compute_session(out, r);
 	compute_context(out, r->snap);
 	compute_tee(out, r);
@@ -586,6 +578,18 @@ struct report *report_compute(const struct session *s,
 			     "NET_RX raise->entry delay, ksoftirqd runs: runs per bucket",
 			     out->ncpus);
 	}
+	return out;
+}
+
+/* report_compute - every number of the report of session @s's kept events */
+struct report *report_compute(const struct session *s,
+			      const struct report_opts *o)
+{
+	struct report_events *r = xzalloc(sizeof(*r));
+	struct report *out;
+
+	report_events_build(r, s);
+	out = compute(r, o);
 	report_events_release(r);
 	free(r);
 	return out;
@@ -611,16 +615,43 @@ void report_free(struct report *r)
 	free(r);
 }
 
-/* report_print - what "teeprobe report" prints of session @s */
-void report_print(const struct session *s, const struct report_opts *o)
+/* show - @r as text or JSON, then freed */
+static void show(struct report *r, const struct report_opts *o)
 {
-	struct report *r = report_compute(s, o);
-
 	if (o->json)
 		report_json(r, o);
 	else
 		report_text(r, o);
 	report_free(r);
+}
+
+/* report_print - what "teeprobe report" prints of session @s */
+void report_print(const struct session *s, const struct report_opts *o)
+{
+	show(report_compute(s, o), o);
+}
+
+/*
+ * report_file - what "teeprobe report" prints of the file @o->input: its
+ * events tallied in the reading child as they are read, none kept
+ * (session_stream()); 0, or 1 after a message
+ */
+int report_file(const struct report_opts *o)
+{
+	struct report_events *r = xzalloc(sizeof(*r));
+	struct session *s;
+
+	s = session_stream(o->input, &report_events_visitor, r);
+	if (!s) {
+		free(r);
+		return 1;
+	}
+	report_events_attach(r, s);
+	show(compute(r, o), o);
+	report_events_release(r);
+	free(r);
+	session_free(s);
+	return 0;
 }
 
 /* report_main - entry point of teeprobe report */
@@ -637,7 +668,6 @@ int report_main(int argc, char **argv)
 	struct report_opts o = { .input = "trace.dat", .hist = true,
 				 .header = true };
 	const char *in_opt = NULL;
-	struct session *s;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "i:h", opts, NULL)) != -1) {
@@ -663,10 +693,5 @@ int report_main(int argc, char **argv)
 	}
 	if (input_arg("report", in_opt, argc, argv, optind, &o.input))
 		return usage_error("report", report_usage);
-	s = session_read(o.input);
-	if (!s)
-		return 1;
-	report_print(s, &o);
-	session_free(s);
-	return 0;
+	return report_file(&o);
 }

@@ -202,5 +202,6 @@ void report_free(struct report *r);
 void report_text(const struct report *r, const struct report_opts *o);
 void report_json(const struct report *r, const struct report_opts *o);
 void report_print(const struct session *s, const struct report_opts *o);
+int report_file(const struct report_opts *o);
 
 #endif /* TEEPROBE_REPORT_H */

@@ -11,17 +11,13 @@
 #include <stddef.h>
 
 #include "module/abi.h"
+#include "quantile.h"
 #include "session.h"
-
-struct samples {
-	unsigned long long *v;
-	size_t n, cap;
-};
 
 struct cmd_events {
 	unsigned int id;
 	char name[32];
-	struct samples duration;
+	struct quantile duration;
 	double total_ns, offcpu_ns, runq_ns, queue_wait_ns;
 	unsigned long long errors;
 };
@@ -56,11 +52,16 @@ static inline bool phase_server(int p)
 	return p != PH_CONNECT && p != PH_CONNECT_CALL;
 }
 
-/* A session's events tallied: by command, thread, phase, CPU */
+/*
+ * A session's events tallied: by command, thread, phase, CPU. Bounded:
+ * its size does not grow with the events' count (quantile.h), so the
+ * reading child tallies them as they come (session_stream()) and hands
+ * over only this.
+ */
 struct report_events {
-	const struct session *s;
+	const struct session *s;		/* the parent's */
 	const struct snapshot *snap;		/* the session's start, end */
-	struct samples phase[NR_PHASES];
+	struct quantile phase[NR_PHASES];
 	unsigned long long handshakes[2];	/* server, client events */
 	struct cmd_events cmds[SESSION_MAX_CMDS];
 	int nr_cmds;
@@ -76,5 +77,9 @@ struct report_events {
 
 void report_events_build(struct report_events *r, const struct session *s);
 void report_events_release(struct report_events *r);
+
+/* The streaming client (session_stream()) that tallies into a report_events */
+extern const struct session_visitor report_events_visitor;
+void report_events_attach(struct report_events *r, const struct session *s);
 
 #endif /* TEEPROBE_REPORT_EVENTS_H */

@@ -9,6 +9,7 @@
  * part between a and b" with two binary searches, for every wait and every
  * thread that accepts on the wait's port.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,13 +53,32 @@ enum {
 	SUM_QUEUE, SUM_SECURE, NR_SUMS
 };
 
-/* One thread's time line: segment i is [t[i], t[i + 1]) */
+/*
+ * One thread's time line: segment i is [t[i], t[i + 1]), in TEE call
+ * seg[i].call (an index in the session's calls; -1: none) with scheduler
+ * state seg[i].state. The sums from t[0] to t[i] (each segment's rates
+ * times its length, added in order) are kept only at every CHECKPOINT-th
+ * boundary, and a look-up adds the segments from the one before: the same
+ * additions in the same order, so the same doubles as keeping them all
+ * (216 bytes a boundary; this way 16, and 104 a CHECKPOINT).
+ */
+#define CHECKPOINT	16
+
+struct segment {
+	int call;
+	enum acc_state state;
+};
+
 struct timeline {
 	int tid;
 	size_t n;			/* boundaries */
+	size_t hint;			/* where the last look-up ended */
 	unsigned long long *t;
-	double (*sum)[NR_SUMS];		/* [n]: totals from t[0] to t[i] */
-	double (*rate)[NR_SUMS];	/* [n]: each sum's growth per ns in segment i */
+	struct segment *seg;		/* [n] */
+	double (*cp)[NR_SUMS];		/* [n / CHECKPOINT + 1]: the sums at k * CHECKPOINT */
+	size_t at;			/* the last sums added up: at boundary at */
+	size_t known;			/* the farthest they were added up to */
+	double sum[NR_SUMS];
 };
 
 /* A port and one thread that accepts on it */
@@ -159,27 +179,138 @@ static int cmp_acc_ts(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The events of each thread, found without a scan of them all per thread:
+ * the calls' and the states' indices sorted by thread, then by their
+ * place in the file (so a thread's are in the file's order, as a scan
+ * finds them)
+ */
+struct by_thread {
+	int tid;
+	unsigned int i;		/* 8 bytes an event, not 16 */
+};
+
+struct thread_index {
+	struct by_thread *tee, *acc;
+	size_t ntee, nacc;
+};
+
+static int cmp_by_thread(const void *a, const void *b)
+{
+	const struct by_thread *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return (x->tid > y->tid) - (x->tid < y->tid);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* thread_index_build - @ev's calls and states by thread */
+static void thread_index_build(const struct session_events *ev,
+			       struct thread_index *ix)
+{
+	size_t i;
+
+	if (ev->ntee > UINT_MAX || ev->nacc > UINT_MAX)
+		fatal("more than %u events of a kind\n", UINT_MAX);
+	ix->ntee = ev->ntee;
+	ix->nacc = ev->nacc;
+	ix->tee = xzalloc((ev->ntee + 1) * sizeof(*ix->tee));
+	ix->acc = xzalloc((ev->nacc + 1) * sizeof(*ix->acc));
+	for (i = 0; i < ev->ntee; i++)
+		ix->tee[i] = (struct by_thread){ .tid = ev->tee[i].tid,
+						 .i = (unsigned int)i };
+	for (i = 0; i < ev->nacc; i++)
+		ix->acc[i] = (struct by_thread){ .tid = ev->acc[i].tid,
+						 .i = (unsigned int)i };
+	qsort(ix->tee, ev->ntee, sizeof(*ix->tee), cmp_by_thread);
+	qsort(ix->acc, ev->nacc, sizeof(*ix->acc), cmp_by_thread);
+}
+
+/* thread_run - where thread @tid's entries of @v[@n] start; their count */
+static size_t thread_run(const struct by_thread *v, size_t n, int tid,
+			 size_t *first)
+{
+	size_t lo = 0, hi = n, end;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < n && v[end].tid == tid; end++)
+		;
+	*first = lo;
+	return end - lo;
+}
+
+/* segment_rates_of - the rates of segment @i of @tl */
+static void segment_rates_of(const struct session_events *ev,
+			     const struct timeline *tl, size_t i,
+			     double rate[NR_SUMS])
+{
+	const struct segment *g = &tl->seg[i];
+
+	segment_rates(g->call >= 0 ? &ev->tee[g->call] : NULL, g->state, rate);
+}
+
+/*
+ * timeline_sum_to - @tl's sums from t[0] to t[@i] into tl->sum, added on
+ * from the last ones where @i is ahead of them, else from the checkpoint
+ * before @i; the checkpoints passed are kept
+ */
+static void timeline_sum_to(const struct session_events *ev,
+			    struct timeline *tl, size_t i)
+{
+	double rate[NR_SUMS], len;
+	int j;
+
+	/* a checkpoint is known once the sums were added up past it */
+	if ((tl->at > i || i - tl->at > i % CHECKPOINT) &&
+	    i - i % CHECKPOINT <= tl->known) {
+		tl->at = i - i % CHECKPOINT;
+		memcpy(tl->sum, tl->cp[tl->at / CHECKPOINT], sizeof(tl->sum));
+	}
+	while (tl->at < i) {
+		segment_rates_of(ev, tl, tl->at, rate);
+		len = (double)(tl->t[tl->at + 1] - tl->t[tl->at]);
+		for (j = 0; j < NR_SUMS; j++)
+			tl->sum[j] = tl->sum[j] + rate[j] * len;
+		if (++tl->at % CHECKPOINT == 0)
+			memcpy(tl->cp[tl->at / CHECKPOINT], tl->sum, sizeof(tl->sum));
+	}
+	if (tl->at > tl->known)
+		tl->known = tl->at;
+}
+
 /* timeline_build - thread @tid's segments, from @ev's calls and states */
-static void timeline_build(const struct session_events *ev, int tid,
+static void timeline_build(const struct session_events *ev,
+			   const struct thread_index *ix, int tid,
 			   struct timeline *tl)
 {
 	const struct tee_call **calls;
 	const struct acc_event **states;
-	size_t nc = 0, ns = 0, i, ci = 0, si = 0, k;
+	size_t nc, ns, i, ci = 0, si = 0, k, fc, fs;
 	enum acc_state s = ACC_UNKNOWN;
 	const struct tee_call *in = NULL;
 	unsigned long long end = ev->end_ns;
 
-	calls = xzalloc((ev->ntee + 1) * sizeof(*calls));
-	states = xzalloc((ev->nacc + 1) * sizeof(*states));
-	for (i = 0; i < ev->ntee; i++)
-		if (ev->tee[i].tid == tid)
-			calls[nc++] = &ev->tee[i];
-	for (i = 0; i < ev->nacc; i++)
-		if (ev->acc[i].tid == tid)
-			states[ns++] = &ev->acc[i];
+	nc = thread_run(ix->tee, ix->ntee, tid, &fc);
+	ns = thread_run(ix->acc, ix->nacc, tid, &fs);
+	calls = xzalloc((nc + 1) * sizeof(*calls));
+	states = xzalloc((ns + 1) * sizeof(*states));
+	for (i = 0; i < nc; i++)
+		calls[i] = &ev->tee[ix->tee[fc + i].i];
+	for (i = 0; i < ns; i++)
+		states[i] = &ev->acc[ix->acc[fs + i].i];
 	qsort(calls, nc, sizeof(*calls), cmp_call_start);
-	qsort(states, ns, sizeof(*states), cmp_acc_ts);
+	/* the states come in time order from the file: sort only if not */
+	for (i = 1; i < ns && cmp_acc_ts(&states[i - 1], &states[i]) <= 0; i++)
+		;
+	if (i < ns)
+		qsort(states, ns, sizeof(*states), cmp_acc_ts);
 
 	/* every call's start and end, every state change, and the end */
 	tl->tid = tid;
@@ -199,12 +330,10 @@ static void timeline_build(const struct session_events *ev, int tid,
 		if (!tl->n || tl->t[i] != tl->t[tl->n - 1])
 			tl->t[tl->n++] = tl->t[i];
 
-	tl->sum = xzalloc(tl->n * sizeof(*tl->sum));
-	tl->rate = xzalloc(tl->n * sizeof(*tl->rate));
+	tl->seg = xzalloc(tl->n * sizeof(*tl->seg));
+	tl->cp = xzalloc((tl->n / CHECKPOINT + 1) * sizeof(*tl->cp));
 	for (i = 0; i + 1 < tl->n; i++) {
 		unsigned long long a = tl->t[i];
-		double len = (double)(tl->t[i + 1] - a);
-		int j;
 
 		/* the state from the last change at or before a */
 		while (si < ns && states[si]->ts <= a)
@@ -213,19 +342,63 @@ static void timeline_build(const struct session_events *ev, int tid,
 		while (ci < nc && calls[ci]->end_ns <= a)
 			ci++;
 		in = ci < nc && call_start(calls[ci]) <= a ? calls[ci] : NULL;
-		segment_rates(in, s, tl->rate[i]);
-		for (j = 0; j < NR_SUMS; j++)
-			tl->sum[i + 1][j] = tl->sum[i][j] + tl->rate[i][j] * len;
+		tl->seg[i].call = in ? (int)(in - ev->tee) : -1;
+		tl->seg[i].state = s;
 	}
+	tl->seg[tl->n - 1].call = -1;
+	tl->seg[tl->n - 1].state = ACC_UNKNOWN;
+	/* the checkpoints: the sums added up along the whole line once */
+	timeline_sum_to(ev, tl, tl->n - 1);
 	free(calls);
 	free(states);
 }
 
-/* timeline_at - the sums from the time line's start to @x, into @out */
-static void timeline_at(const struct timeline *tl, unsigned long long x,
-			double out[NR_SUMS])
+/*
+ * last_at_or_before - the last of the increasing @t[@n] at or before @x
+ * (t[0] <= x < t[n - 1]), searched outwards from @hint: the handshakes of
+ * a port come in time order, so each look-up starts near the last one's
+ * end instead of at the whole line's middle
+ */
+static size_t last_at_or_before(const unsigned long long *t, size_t n,
+				size_t hint, unsigned long long x)
 {
-	size_t lo = 0, hi = tl->n;
+	size_t lo, hi, step = 1;
+
+	if (hint >= n)
+		hint = 0;
+	lo = hi = hint;
+	if (t[hint] <= x) {
+		hi = lo + 1;
+		while (hi < n && t[hi] <= x) {
+			lo = hi;
+			hi = n - lo > step ? lo + step : n;
+			step *= 2;
+		}
+	} else {
+		while (lo > 0 && t[lo] > x) {
+			hi = lo;
+			lo = lo > step ? lo - step : 0;
+			step *= 2;
+		}
+	}
+	/* t[lo] <= x, and t[hi] > x or hi == n */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* timeline_at - the sums from the time line's start to @x, into @out */
+static void timeline_at(const struct session_events *ev, struct timeline *tl,
+			unsigned long long x, double out[NR_SUMS])
+{
+	double rate[NR_SUMS];
+	size_t lo;
 	int j;
 
 	if (!tl->n || x <= tl->t[0]) {
@@ -233,27 +406,24 @@ static void timeline_at(const struct timeline *tl, unsigned long long x,
 		return;
 	}
 	if (x >= tl->t[tl->n - 1]) {
-		memcpy(out, tl->sum[tl->n - 1], NR_SUMS * sizeof(*out));
+		timeline_sum_to(ev, tl, tl->n - 1);
+		memcpy(out, tl->sum, NR_SUMS * sizeof(*out));
 		return;
 	}
 	/* the last boundary at or before x */
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (tl->t[mid] <= x)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = last_at_or_before(tl->t, tl->n, tl->hint, x);
+	tl->hint = lo;
+	timeline_sum_to(ev, tl, lo);
+	segment_rates_of(ev, tl, lo, rate);
 	for (j = 0; j < NR_SUMS; j++)
-		out[j] = tl->sum[lo][j] + tl->rate[lo][j] * (double)(x - tl->t[lo]);
+		out[j] = tl->sum[j] + rate[j] * (double)(x - tl->t[lo]);
 }
 
 static void timeline_free(struct timeline *tl)
 {
 	free(tl->t);
-	free(tl->sum);
-	free(tl->rate);
+	free(tl->seg);
+	free(tl->cp);
 }
 
 /*
@@ -264,6 +434,7 @@ static void timeline_free(struct timeline *tl)
  * goes in a softirq carries whatever thread ran there)
  */
 static size_t acceptors_of(const struct session_events *ev,
+			   const struct thread_index *ix,
 			   struct acceptor **out)
 {
 	struct acceptor *a = xzalloc((ev->nhs + 1) * sizeof(*a));
@@ -275,12 +446,11 @@ static size_t acceptors_of(const struct session_events *ev,
 						    .tid = ev->hs[i].tid };
 	qsort(a, n, sizeof(*a), cmp_acceptor);
 	for (i = 0; i < n; i = j) {
-		bool states = false;
+		size_t first;
+		bool states = thread_run(ix->acc, ix->nacc, a[i].tid, &first) > 0;
 
 		for (j = i; j < n && !cmp_acceptor(&a[i], &a[j]); j++)
 			;
-		for (size_t s = 0; s < ev->nacc && !states; s++)
-			states = ev->acc[s].tid == a[i].tid;
 		if (j - i >= 2 || states) {
 			a[k] = a[i];
 			a[k++].handshakes = j - i;
@@ -292,6 +462,7 @@ static size_t acceptors_of(const struct session_events *ev,
 
 void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 {
+	struct thread_index ix;
 	struct acceptor *acc;
 	struct timeline *tl;
 	size_t na, i, j, first;
@@ -300,11 +471,12 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 
 	memset(q, 0, sizeof(*q));
 	q->states = ev->nacc > 0;
-	na = acceptors_of(ev, &acc);
+	thread_index_build(ev, &ix);
+	na = acceptors_of(ev, &ix, &acc);
 	tl = xzalloc((na + 1) * sizeof(*tl));
 	for (i = 0; i < na; i++) {
 		/* a thread accepting on two ports has one time line each */
-		timeline_build(ev, acc[i].tid, &tl[i]);
+		timeline_build(ev, &ix, acc[i].tid, &tl[i]);
 		for (j = 0; j < i; j++)
 			if (acc[j].tid == acc[i].tid)
 				break;
@@ -325,8 +497,8 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 		q->handshakes++;
 		q->wait_ns += h->ack_accept_ns;
 		for (j = first; j < na && acc[j].port == h->port; j++) {
-			timeline_at(&tl[j], from, a);
-			timeline_at(&tl[j], h->ts, b);
+			timeline_at(ev, &tl[j], from, a);
+			timeline_at(ev, &tl[j], h->ts, b);
 			for (k = 0; k < NR_AQ_PARTS; k++)
 				q->part_ns[k] += b[k] - a[k];
 			q->tee_setup_ns += b[SUM_SETUP] - a[SUM_SETUP];
@@ -344,4 +516,6 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 		timeline_free(&tl[i]);
 	free(tl);
 	free(acc);
+	free(ix.tee);
+	free(ix.acc);
 }

@@ -170,6 +170,14 @@ bool readguard_get(int fd, void *p, size_t len)
 	return transfer(fd, p, len, false);
 }
 
+/* readguard_get_end - whether the stream on @fd ends here */
+bool readguard_get_end(int fd)
+{
+	char extra;
+
+	return !readguard_get(fd, &extra, 1);
+}
+
 /* Most that readguard_get_array() allocates ahead of what came */
 #define GET_CHUNK	(1 << 20)
 

@@ -61,5 +61,6 @@ bool readguard_put_string(int fd, const char *s);
 bool readguard_get(int fd, void *p, size_t len);
 bool readguard_get_array(int fd, void *v, size_t n, size_t size);
 bool readguard_get_string(int fd, char **str);
+bool readguard_get_end(int fd);
 
 #endif /* TEEPROBE_READGUARD_H */

@@ -20,6 +20,7 @@
 #include "readguard.h"
 #include "session.h"
 #include "utils.h"
+#include "zpages.h"
 
 /*
  * The numeric fields the handlers read, looked up by name once per event
@@ -120,11 +121,27 @@ static void *grow(void *v, size_t n, size_t *cap, size_t size)
 	return v;
 }
 
-/* What the reader keeps while it reads: the session, and a print buffer */
+/*
+ * What the reader keeps while it reads: the session, a print buffer, and
+ * the client that takes each event as it comes (NULL: kept in the
+ * session's arrays)
+ */
 struct reader {
 	struct session *s;
 	struct trace_seq seq;
+	const struct session_visitor *v;
+	void *acc;
+	struct zpages *zpages;	/* the child's: decompressed pages given back */
 };
+
+/*
+ * EVENT_SLOT - where the next event goes: @one, when a client takes each
+ * event as it comes (session_stream()), else the end of the array @arr
+ * of @n events and room for @cap
+ */
+#define EVENT_SLOT(rd, one, arr, n, cap)				\
+	((rd)->v ? (one) :						\
+	 ((arr) = grow((arr), (n), &(cap), sizeof(*(arr))), &(arr)[(n)++]))
 
 /* cmd_name - the command's name as the event prints it ("cmd=INVOKE") */
 static void cmd_name(struct reader *rd, struct tep_event *event,
@@ -153,11 +170,10 @@ static void on_tee_exit(struct reader *rd, struct tep_event *event,
 	const struct event_fields *ef = fields_of(&tee_fields, event);
 	struct session *s = rd->s;
 	const char *name = NULL;
-	struct tee_call *call;
+	struct tee_call *call, one;
 	int i;
 
-	s->ev.tee = grow(s->ev.tee, s->ev.ntee, &s->ev.cap_tee, sizeof(*s->ev.tee));
-	call = &s->ev.tee[s->ev.ntee++];
+	call = EVENT_SLOT(rd, &one, s->ev.tee, s->ev.ntee, s->ev.cap_tee);
 	call->end_ns = record->ts;
 	call->cmd = fval(ef, TEE_CMD, record);
 	call->dur_ns = fval(ef, TEE_DURATION, record);
@@ -184,8 +200,8 @@ static void on_tee_exit(struct reader *rd, struct tep_event *event,
 	call->setup_once = false;
 	for (i = 0; i < s->nr_threads; i++)
 		if (s->threads[i].tid == call->tid)
-			return;
-	if (s->nr_threads < SESSION_MAX_THREADS) {
+			break;
+	if (i == s->nr_threads && s->nr_threads < SESSION_MAX_THREADS) {
 		struct session_thread *t = &s->threads[s->nr_threads++];
 		const struct tep_format_field *f = ef->f[TEE_COMM];
 
@@ -205,6 +221,9 @@ static void on_tee_exit(struct reader *rd, struct tep_event *event,
 			snprintf(t->comm, sizeof(t->comm), "%s",
 				 tep_data_comm_from_pid(event->tep, call->tid));
 	}
+	/* the visitor sees the call's command and thread in the session */
+	if (rd->v && rd->v->tee)
+		rd->v->tee(rd->acc, s, call);
 }
 
 /* on_tcp_handshake - one handshake finished, server or client side */
@@ -214,10 +233,9 @@ static void on_tcp_handshake(struct reader *rd, struct tep_event *event,
 	const struct event_fields *ef = fields_of(&hs_fields, event);
 	struct session *s = rd->s;
 	bool client = fval(ef, HS_SIDE, record) != 0;
-	struct hs_event *h;
+	struct hs_event *h, one;
 
-	s->ev.hs = grow(s->ev.hs, s->ev.nhs, &s->ev.cap_hs, sizeof(*s->ev.hs));
-	h = &s->ev.hs[s->ev.nhs++];
+	h = EVENT_SLOT(rd, &one, s->ev.hs, s->ev.nhs, s->ev.cap_hs);
 	h->ts = record->ts;
 	h->tid = tep_data_pid(event->tep, record);
 	h->client = client;
@@ -231,6 +249,8 @@ static void on_tcp_handshake(struct reader *rd, struct tep_event *event,
 	h->has_waits = !client && ef->f[HS_SYN_WAIT] && ef->f[HS_ACK_WAIT];
 	h->syn_wait_ns = fval(ef, HS_SYN_WAIT, record);
 	h->ack_wait_ns = fval(ef, HS_ACK_WAIT, record);
+	if (rd->v && rd->v->hs)
+		rd->v->hs(rd->acc, h);
 }
 
 /* on_acceptor_state - an accepting thread changed state */
@@ -240,13 +260,14 @@ static void on_acceptor_state(struct reader *rd, struct tep_event *event,
 	const struct event_fields *ef = fields_of(&acc_fields, event);
 	unsigned long long state = fval(ef, ACC_STATE, record);
 	struct session *s = rd->s;
-	struct acc_event *a;
+	struct acc_event *a, one;
 
-	s->ev.acc = grow(s->ev.acc, s->ev.nacc, &s->ev.cap_acc, sizeof(*s->ev.acc));
-	a = &s->ev.acc[s->ev.nacc++];
+	a = EVENT_SLOT(rd, &one, s->ev.acc, s->ev.nacc, s->ev.cap_acc);
 	a->ts = record->ts;
 	a->tid = fval(ef, ACC_TID, record);
 	a->state = state <= ACC_ASLEEP ? (enum acc_state)state : ACC_UNKNOWN;
+	if (rd->v && rd->v->acc)
+		rd->v->acc(rd->acc, a);
 }
 
 /* on_netrx_window - one CPU's NET_RX window */
@@ -256,13 +277,11 @@ static void on_netrx_window(struct reader *rd, struct tep_event *event,
 	const struct event_fields *ef = fields_of(&nw_fields, event);
 	unsigned int cpu = fval(ef, NW_CPU, record);
 	struct session *s = rd->s;
-	struct netrx_win *nw;
+	struct netrx_win *nw, one;
 
 	if (cpu >= SESSION_MAX_CPUS)
 		return;
-	s->ev.netrx = grow(s->ev.netrx, s->ev.nnetrx, &s->ev.cap_netrx,
-			   sizeof(*s->ev.netrx));
-	nw = &s->ev.netrx[s->ev.nnetrx++];
+	nw = EVENT_SLOT(rd, &one, s->ev.netrx, s->ev.nnetrx, s->ev.cap_netrx);
 	nw->cpu = cpu;
 	nw->start_ns = fval(ef, NW_START, record);
 	nw->len_ns = fval(ef, NW_LEN, record);
@@ -282,6 +301,8 @@ static void on_netrx_window(struct reader *rd, struct tep_event *event,
 	nw->tee_sum_ns = fval(ef, NW_TEE_SUM, record);
 	nw->late_ns = fval(ef, NW_LATE, record);
 	nw->late_known = ef->f[NW_LATE];
+	if (rd->v && rd->v->netrx)
+		rd->v->netrx(rd->acc, nw);
 }
 
 /*
@@ -486,53 +507,98 @@ static int read_buffers(struct tracecmd_input *handle, read_buffer read,
 	return ret;
 }
 
+/* read_record - a record read, then the pages behind it given back */
+static int read_record(struct tracecmd_input *handle,
+		       struct tep_record *record, int cpu, void *data)
+{
+	struct reader *rd = data;
+	int ret = on_record(handle, record, cpu, data);
+
+	zpages_record(rd->zpages, record, cpu);
+	return ret;
+}
+
 /* guarded_record - tracecmd_iterate_events callback of the reading child */
 static int guarded_record(struct tracecmd_input *handle,
 			  struct tep_record *record, int cpu, void *data)
 {
 	readguard_record(record, cpu);
-	return on_record(handle, record, cpu, data);
+	return read_record(handle, record, cpu, data);
+}
+
+/* iterate - every record of buffer @buf to @callback; false on failure */
+static bool iterate(struct tracecmd_input *buf, struct reader *rd,
+		    int (*callback)(struct tracecmd_input *, struct tep_record *,
+				    int, void *))
+{
+	bool ok;
+
+	ids_reset();
+	rd->zpages = zpages_start(buf);
+	ok = tracecmd_iterate_events(buf, NULL, 0, callback, rd) >= 0;
+	zpages_end(rd->zpages);
+	rd->zpages = NULL;
+	return ok;
 }
 
 /* guarded_records - every record of one buffer, guarded; false on failure */
 static bool guarded_records(struct tracecmd_input *buf, void *data)
 {
 	readguard_buffer();
-	ids_reset();
-	return tracecmd_iterate_events(buf, NULL, 0, guarded_record, data) >= 0;
+	return iterate(buf, data, guarded_record);
 }
 
 /* read_records - every record of one buffer, in this process */
 static bool read_records(struct tracecmd_input *buf, void *data)
 {
-	ids_reset();
-	return tracecmd_iterate_events(buf, NULL, 0, on_record, data) >= 0;
+	return iterate(buf, data, read_record);
 }
+
+/* What is read, by whom: the child's and the parent's (fork copies it) */
+struct read_job {
+	struct session *s;
+	const struct session_visitor *v;	/* NULL: the events kept */
+	void *acc;
+};
 
 /* child_read - the reading child's work: every buffer of @input */
 static int child_read(const char *input, void *arg)
 {
-	struct reader rd = { .s = arg };
+	struct read_job *job = arg;
+	struct reader rd = { .s = job->s, .v = job->v, .acc = job->acc };
 	struct tracecmd_input *handle;
 	int ret;
 
 	trace_seq_init(&rd.seq);
 	handle = tracecmd_open(input, TRACECMD_FL_LOAD_NO_PLUGINS);
 	ret = handle ? read_buffers(handle, guarded_records, &rd) : -1;
+	if (!ret && job->v && job->v->finish)
+		job->v->finish(job->acc, job->s);
 	/* the child exits next: what the libraries hold goes with it */
 	return ret;
 }
 
-/* put_child - readguard's put: the child's session */
+/* put_child - readguard's put: the child's session, then its client's */
 static bool put_child(int fd, const void *arg)
 {
-	return session_put(fd, arg);
+	const struct read_job *job = arg;
+
+	if (!job->v)
+		return session_put(fd, job->s);
+	return session_put(fd, job->s) &&
+	       readguard_put(fd, job->acc, job->v->size);
 }
 
-/* take_parent - readguard's take: into the parent's session */
+/* take_parent - readguard's take: into the parent's session and client */
 static bool take_parent(int fd, void *arg)
 {
-	return session_take(fd, arg);
+	struct read_job *job = arg;
+
+	if (!job->v)
+		return session_take(fd, job->s);
+	return session_take_part(fd, job->s) &&
+	       readguard_get(fd, job->acc, job->v->size) &&
+	       job->v->taken(job->acc) && readguard_get_end(fd);
 }
 
 static const struct readguard_ops session_ops = {
@@ -559,9 +625,9 @@ void session_read_in_parent(bool yes)
  * the session over; only if no child can be started does this process
  * read it unguarded.
  */
-static int read_file(const char *input, struct session *s)
+static int read_file(const char *input, struct read_job *job)
 {
-	struct reader rd = { .s = s };
+	struct reader rd = { .s = job->s, .v = job->v, .acc = job->acc };
 	struct tracecmd_input *handle;
 	struct stat st;
 	int ret, status;
@@ -576,7 +642,7 @@ static int read_file(const char *input, struct session *s)
 		return -1;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	ret = readguard_run(input, st.st_size, &session_ops, s, s,
+	ret = readguard_run(input, st.st_size, &session_ops, job, job,
 			    !read_in_parent);
 	if (ret == 1 && !read_in_parent)
 		return 0;
@@ -599,6 +665,8 @@ static int read_file(const char *input, struct session *s)
 	ret = read_buffers(handle, read_records, &rd);
 	trace_seq_destroy(&rd.seq);
 	tracecmd_close(handle);
+	if (!ret && job->v && job->v->finish)
+		job->v->finish(job->acc, job->s);
 	if (ret)
 		err_msg("%s: %s is damaged: its events cannot all be read\n", command_name,
 			input);
@@ -689,19 +757,19 @@ void session_mark_setup_once(struct session_events *ev)
 	free(f);
 }
 
-/*
- * session_read - read @input; NULL (after a message) when it cannot be read
- * or holds nothing of teeprobe's
- */
-struct session *session_read(const char *input)
+/* read_session - @input read for @v's client @acc, or kept (@v NULL) */
+static struct session *read_session(const char *input,
+				    const struct session_visitor *v, void *acc)
 {
 	struct session *s = xzalloc(sizeof(*s));
+	struct read_job job = { .s = s, .v = v, .acc = acc };
 
-	if (read_file(input, s)) {
+	if (read_file(input, &job)) {
 		session_free(s);
 		return NULL;
 	}
-	session_mark_setup_once(&s->ev);
+	if (!v)
+		session_mark_setup_once(&s->ev);
 	if (!s->teeprobe_events && !s->markers) {
 		err_msg("%s holds no teeprobe events (%llu other events); "
 			"record with 'teeprobe record' or 'trace-cmd record -e teeprobe'\n",
@@ -710,6 +778,27 @@ struct session *session_read(const char *input)
 		return NULL;
 	}
 	return s;
+}
+
+/*
+ * session_read - read @input, every event kept; NULL (after a message)
+ * when it cannot be read or holds nothing of teeprobe's
+ */
+struct session *session_read(const char *input)
+{
+	return read_session(input, NULL, NULL);
+}
+
+/*
+ * session_stream - read @input, each event given to @v's callbacks in the
+ * reading child as it comes, none kept; the child hands the session (its
+ * snapshots, commands, threads, kinds, counts) and @v's figures in @acc
+ * over. NULL (after a message) as session_read().
+ */
+struct session *session_stream(const char *input,
+			       const struct session_visitor *v, void *acc)
+{
+	return read_session(input, v, acc);
 }
 
 /* session_has_snapshots - whether the start and the end snapshot are there */

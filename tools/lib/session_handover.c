@@ -39,8 +39,17 @@ bool session_put(int fd, const struct session *s)
  */
 bool session_take(int fd, struct session *s)
 {
+	/* and nothing after it */
+	return session_take_part(fd, s) && readguard_get_end(fd);
+}
+
+/*
+ * session_take_part - session_take() where more may follow (a streaming
+ * client's figures, session_stream())
+ */
+bool session_take_part(int fd, struct session *s)
+{
 	struct snap_source *src;
-	char extra;
 	bool ok;
 	int i, p;
 
@@ -103,6 +112,5 @@ bool session_take(int fd, struct session *s)
 	s->ev.cap_netrx = s->ev.nnetrx;
 	s->ev.cap_hs = s->ev.nhs;
 	s->ev.cap_acc = s->ev.nacc;
-	/* and nothing after it */
-	return ok && !readguard_get(fd, &extra, 1);
+	return ok;
 }

@@ -127,7 +127,29 @@ struct session {
 	unsigned long long from_ns, before_start;
 };
 
+/*
+ * A client that takes the events as they are read (session_stream()),
+ * none kept: each callback is called in the reading child, in the file's
+ * order, with the session as read so far (a call's command and thread are
+ * in it); @finish after the last record, still in the child, leaves in
+ * @acc figures of @size bytes that hold no pointer, which go to the parent
+ * after the session's own; there @taken checks them (false: not
+ * consistent) and clears what pointed into the child. A streamed TEE
+ * call's setup_once is not known (false).
+ */
+struct session_visitor {
+	void (*tee)(void *acc, const struct session *s, const struct tee_call *c);
+	void (*netrx)(void *acc, const struct netrx_win *w);
+	void (*hs)(void *acc, const struct hs_event *h);
+	void (*acc)(void *acc, const struct acc_event *a);
+	void (*finish)(void *acc, const struct session *s);
+	size_t size;
+	bool (*taken)(void *acc);
+};
+
 struct session *session_read(const char *input);
+struct session *session_stream(const char *input,
+			       const struct session_visitor *v, void *acc);
 void session_free(struct session *s);
 void session_events_free(struct session_events *ev);
 void session_mark_setup_once(struct session_events *ev);
@@ -142,5 +164,6 @@ const char *session_comm(const struct session *s, int tid);
 void session_read_in_parent(bool yes);
 bool session_put(int fd, const struct session *s);
 bool session_take(int fd, struct session *s);
+bool session_take_part(int fd, struct session *s);
 
 #endif /* TEEPROBE_SESSION_H */
