@@ -128,26 +128,20 @@ static noinline void netrx_close(struct teeprobe_netrx_cpu *st,
 				 const struct teeprobe_window *w, u64 now)
 {
 	netrx_less(&st->win, &st->total, &st->base);
-#define NETRX_WINDOW_HIST(name, kind, ...) NETRX_WINDOW_HIST_##kind(name)
-#define NETRX_WINDOW_HIST_COUNT(name)
-#define NETRX_WINDOW_HIST_NS(name)
-#define NETRX_WINDOW_HIST_MAX(name)
-#define NETRX_WINDOW_HIST_DELAY(name) \
+#define TEEPROBE_NETRX_DELAY_DO(name) \
 	teeprobe_hist_window(&st->win_delay.name, &st->delay.name, \
 			     &st->base_delay.name, st->touched.name);
-	TEEPROBE_NETRX_STATS_COLS(NETRX_WINDOW_HIST)
+	TEEPROBE_NETRX_EACH_DELAY
+#undef TEEPROBE_NETRX_DELAY_DO
 	trace_teeprobe_netrx_window(smp_processor_id(), w->start_ns, w->len_ns,
 				    teeprobe_window_late(w, now),
 				    &st->win, &st->win_delay);
 	st->base = st->total;
 	memset(&st->win, 0, sizeof(st->win));
-#define NETRX_WINDOW_CLEAR(name, kind, ...) NETRX_WINDOW_CLEAR_##kind(name)
-#define NETRX_WINDOW_CLEAR_COUNT(name)
-#define NETRX_WINDOW_CLEAR_NS(name)
-#define NETRX_WINDOW_CLEAR_MAX(name)
-#define NETRX_WINDOW_CLEAR_DELAY(name) \
+#define TEEPROBE_NETRX_DELAY_DO(name) \
 	teeprobe_hist_window_clear(&st->win_delay.name, st->touched.name);
-	TEEPROBE_NETRX_STATS_COLS(NETRX_WINDOW_CLEAR)
+	TEEPROBE_NETRX_EACH_DELAY
+#undef TEEPROBE_NETRX_DELAY_DO
 }
 
 /* netrx_roll - close this CPU's window and open the one holding @now */
@@ -466,14 +460,11 @@ static void netrx_reset_cpu(int cpu)
 	 * by as much as before: the bitmap holds.
 	 */
 	netrx_less(&st->base, &st->base, &st->total);
-#define NETRX_RESET_DELAY(name, kind, ...) NETRX_RESET_DELAY_##kind(name)
-#define NETRX_RESET_DELAY_COUNT(name)
-#define NETRX_RESET_DELAY_NS(name)
-#define NETRX_RESET_DELAY_MAX(name)
-#define NETRX_RESET_DELAY_DELAY(name) \
+#define TEEPROBE_NETRX_DELAY_DO(name) \
 	teeprobe_hist_diff(&st->base_delay.name, &st->base_delay.name, \
 			   &st->delay.name);
-	TEEPROBE_NETRX_STATS_COLS(NETRX_RESET_DELAY)
+	TEEPROBE_NETRX_EACH_DELAY
+#undef TEEPROBE_NETRX_DELAY_DO
 	memset(&st->total, 0, sizeof(st->total));
 	memset(&st->delay, 0, sizeof(st->delay));
 	memset(&st->run, 0, sizeof(st->run));

@@ -23,25 +23,31 @@ struct teeprobe_netrx_counts {
 	TEEPROBE_NETRX_STATS_COLS(TEEPROBE_NETRX_FIELD)
 };
 
+/*
+ * TEEPROBE_NETRX_EACH_DELAY - TEEPROBE_NETRX_DELAY_DO(name) for each DELAY
+ * column, in netrx_stats' order: the user defines TEEPROBE_NETRX_DELAY_DO
+ * just before and undefines it after
+ */
+#define TEEPROBE_NETRX_ONLY_DELAY(name, kind, ...) TEEPROBE_NETRX_ONLY_DELAY_##kind(name)
+#define TEEPROBE_NETRX_ONLY_DELAY_COUNT(name)
+#define TEEPROBE_NETRX_ONLY_DELAY_NS(name)
+#define TEEPROBE_NETRX_ONLY_DELAY_MAX(name)
+#define TEEPROBE_NETRX_ONLY_DELAY_DELAY(name) TEEPROBE_NETRX_DELAY_DO(name)
+#define TEEPROBE_NETRX_EACH_DELAY \
+	TEEPROBE_NETRX_STATS_COLS(TEEPROBE_NETRX_ONLY_DELAY)
+
 /* A CPU's raise -> entry delays: the DELAY columns' histograms */
-#define TEEPROBE_NETRX_DELAY(name, kind, ...) TEEPROBE_NETRX_DELAY_##kind(name)
-#define TEEPROBE_NETRX_DELAY_COUNT(name)
-#define TEEPROBE_NETRX_DELAY_NS(name)
-#define TEEPROBE_NETRX_DELAY_MAX(name)
-#define TEEPROBE_NETRX_DELAY_DELAY(name) struct teeprobe_hist name;
 struct teeprobe_netrx_delays {
-	TEEPROBE_NETRX_STATS_COLS(TEEPROBE_NETRX_DELAY)
+#define TEEPROBE_NETRX_DELAY_DO(name) struct teeprobe_hist name;
+	TEEPROBE_NETRX_EACH_DELAY
+#undef TEEPROBE_NETRX_DELAY_DO
 };
 
 /* the buckets of each DELAY histogram counted in since a window opened */
-#define TEEPROBE_NETRX_TOUCHED(name, kind, ...) TEEPROBE_NETRX_TOUCHED_##kind(name)
-#define TEEPROBE_NETRX_TOUCHED_COUNT(name)
-#define TEEPROBE_NETRX_TOUCHED_NS(name)
-#define TEEPROBE_NETRX_TOUCHED_MAX(name)
-#define TEEPROBE_NETRX_TOUCHED_DELAY(name) \
-	unsigned long name[BITS_TO_LONGS(TEEPROBE_HIST_BUCKETS)];
 struct teeprobe_netrx_touched {
-	TEEPROBE_NETRX_STATS_COLS(TEEPROBE_NETRX_TOUCHED)
+#define TEEPROBE_NETRX_DELAY_DO(name) unsigned long name[BITS_TO_LONGS(TEEPROBE_HIST_BUCKETS)];
+	TEEPROBE_NETRX_EACH_DELAY
+#undef TEEPROBE_NETRX_DELAY_DO
 };
 
 #endif /* TEEPROBE_NETRX_H */
