@@ -12,6 +12,7 @@
 
 #include "hist.h"
 #include "quantile.h"
+#include "readguard.h"
 #include "utils.h"
 
 #define SPILL_BUF	8192	/* values written or read at once */
@@ -64,20 +65,7 @@ static int spill_open(void)
 /* spill_write - @n values of @v to the end of @q's file; false on failure */
 static bool spill_write(struct quantile *q, const unsigned long long *v, size_t n)
 {
-	const char *p = (const char *)v;
-	size_t len = n * sizeof(*v);
-	ssize_t w;
-
-	while (len) {
-		w = write(q->fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		len -= w;
-	}
-	return true;
+	return readguard_put(q->fd, v, n * sizeof(*v));
 }
 
 /*
