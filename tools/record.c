@@ -300,19 +300,18 @@ pid_t record_tracecmd_start(char **argv, bool kallsyms, int deathsig, int err_fd
 }
 
 /*
- * markers_pin - with -C @list, run this thread on those CPUs while it
+ * markers_pin - with -C's @cpus, run this thread on those CPUs while it
  * writes a snapshot's markers: trace-cmd -M turns the other CPUs' rings
  * off, and the kernel refuses a marker written on one of them (EBADF).
  * Returns the affinity to restore (markers_unpin), or NULL: no list, or
  * it could not be changed (the write then says so).
  */
-static cpu_set_t *markers_pin(const char *list, size_t *size)
+static cpu_set_t *markers_pin(const struct cpu_list *cpus, size_t *size)
 {
-	struct cpu_list cpus;
 	cpu_set_t *old, *set;
 	int cpu;
 
-	if (!list || cpu_list_parse(list, &cpus))
+	if (!cpus)
 		return NULL;
 	*size = CPU_ALLOC_SIZE(CPU_LIST_MAX);
 	old = CPU_ALLOC(CPU_LIST_MAX);
@@ -324,7 +323,7 @@ static cpu_set_t *markers_pin(const char *list, size_t *size)
 	}
 	CPU_ZERO_S(*size, set);
 	for (cpu = 0; cpu < CPU_LIST_MAX; cpu++)
-		if (cpus.w[cpu / 64] & (1ULL << (cpu % 64)))
+		if (cpus->w[cpu / 64] & (1ULL << (cpu % 64)))
 			CPU_SET_S(cpu, *size, set);
 	if (sched_setaffinity(0, *size, set)) {
 		CPU_FREE(old);
@@ -343,22 +342,29 @@ static void markers_unpin(cpu_set_t *old, size_t size)
 	}
 }
 
-/* session_markers - write @snap's markers as "@which", on a recorded CPU */
-static int session_markers(const struct record_opts *o,
+/*
+ * session_markers - write @snap's markers as "@which", on one of @cpus
+ * (-C's, NULL: any)
+ */
+static int session_markers(const struct cpu_list *cpus,
 			   struct tracefs_instance *inst, const char *which,
 			   const struct snapshot *snap)
 {
 	size_t size = 0;
-	cpu_set_t *old = markers_pin(o->cpus, &size);
+	cpu_set_t *old = markers_pin(cpus, &size);
 	int ret = snapshot_write_markers(inst, which, snap);
 
 	markers_unpin(old, size);
 	return ret;
 }
 
-/* run_session - start trace-cmd, snapshot, wait, snapshot, stop it */
+/*
+ * run_session - start trace-cmd, snapshot, wait, snapshot, stop it; its
+ * markers written on one of @cpus (-C's, NULL: any)
+ */
 static int run_session(const struct record_opts *o, char **argv,
-		       const char *name, struct tracefs_instance **instp)
+		       const struct cpu_list *cpus, const char *name,
+		       struct tracefs_instance **instp)
 {
 	struct tracefs_instance *inst;
 	struct snapshot start = { 0 }, end = { 0 };
@@ -395,7 +401,7 @@ static int run_session(const struct record_opts *o, char **argv,
 	}
 	inst = *instp;
 	snapshot_take(&start);
-	if (session_markers(o, inst, "start", &start) < 0) {
+	if (session_markers(cpus, inst, "start", &start) < 0) {
 		err_msg("record: cannot write the start snapshot into the trace\n");
 		ret = -1;
 	}
@@ -429,7 +435,7 @@ static int run_session(const struct record_opts *o, char **argv,
 	snapshot_take(&end);
 	snprintf(line, sizeof(line), "%llu", losses);
 	snapshot_add_line(&end, "ring_losses", line);
-	if (child && session_markers(o, inst, "end", &end) < 0) {
+	if (child && session_markers(cpus, inst, "end", &end) < 0) {
 		err_msg("record: cannot write the end snapshot into the trace\n");
 		ret = -1;
 	}
@@ -580,6 +586,26 @@ static int output_verified(const char *output)
 }
 
 /*
+ * number_opt - @arg of option -@opt, a whole number from @lo to @hi, into
+ * *@v; 0, or 2 after a message saying what it must be (@what)
+ */
+static int number_opt(int opt, const char *arg, unsigned long lo,
+		      unsigned long hi, const char *what, unsigned int *v)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || *end || n < lo || n > hi) {
+		err_msg("%s: -%c '%s': %s\n", command_name, opt, arg, what);
+		return 2;
+	}
+	*v = n;
+	return 0;
+}
+
+/*
  * record_option - one of record's options (short letter @opt, its @arg)
  * into @o; 0, or 2 (a usage error) after a message. analyze -d takes its
  * -p and -w through here too.
@@ -611,28 +637,14 @@ int record_option(struct record_opts *o, int opt, const char *arg)
 		o->pids[o->nr_pids++] = v;
 		break;
 	case 'w':
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (errno || *end || v < 10 || v > 60000) {
-			err_msg("%s: -w '%s': a window from 10 to 60000 ms\n",
-				command_name, arg);
-			return 2;
-		}
-		o->window_ms = v;
-		break;
+		return number_opt('w', arg, 10, 60000, "a window from 10 to 60000 ms",
+				  &o->window_ms);
 	case 'o':
 		o->output = arg;
 		break;
 	case 'b':
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (errno || *end || v < 4 || v > 4194304) {
-			err_msg("%s: -b '%s': a ring of 4 to 4194304 KB a CPU\n",
-				command_name, arg);
-			return 2;
-		}
-		o->buffer_kb = v;
-		break;
+		return number_opt('b', arg, 4, 4194304, "a ring of 4 to 4194304 KB a CPU",
+				  &o->buffer_kb);
 	case 'C':
 		o->cpus = arg;
 		break;
@@ -711,7 +723,7 @@ int record_session(const struct record_opts *o)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	ret = record_config_apply(o) ? -1 : run_session(o, targv, name, &inst);
+	ret = record_config_apply(o) ? -1 : run_session(o, targv, o->cpus ? &cpus : NULL, name, &inst);
 	module_config_put_back(&saved);
 	/* trace-cmd removes its instance; make sure, whatever happened. */
 	if (tracefs_instance_exists(name)) {
