@@ -16,10 +16,25 @@
 #   bench_counts OPTIONS VALUE...  every VALUE a positive whole number, or
 #                             die naming OPTIONS
 #   bench_window WINDOW       a packet window udpbench keeps (1 to 4096)
+#   bench_cpu_counts "N..."   the guests' vCPU counts, 1 to 255, none twice
+#                             (-c of bench/size and bench/close), echoed
 #   bench_percpu_static KO    the bytes of KO's static per-CPU section
 #                             (bench/memory.sh, which the guests' t12 uses too)
 . "$top/scripts/kvm.sh"
 . "$top/bench/memory.sh"
+
+# bench_cpu_counts "N..." - echo the vCPU counts of -c, or die unless each
+# is a whole number from 1 to 255 (QEMU's pc machine) and none comes twice
+bench_cpu_counts() {
+	local n seen=
+	for n in $1; do
+		case $n in ''|*[!0-9]*|0*|????*) die "-c: vCPU counts are whole numbers from 1 to 255" ;; esac
+		[ "$n" -le 255 ] || die "-c: vCPU counts are whole numbers from 1 to 255 (QEMU's pc machine)"
+		case " $seen " in *" $n "*) die "-c: $n CPUs twice" ;; esac
+		seen="$seen $n"
+	done
+	echo "$seen"
+}
 
 # bench_counts OPTIONS VALUE... - die unless every VALUE is a positive whole
 # number ("0", "00" and "" are not)
