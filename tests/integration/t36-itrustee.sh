@@ -192,47 +192,39 @@ check_eq "session lock: the reference lost no event, and paired every call ($(tz
 check "session lock: teeprobe $tp_ns ns ($(share "$tp_ns") of the calls' time), the kernel's events $ref_ns ns (within 10 %)" \
 	within10 "$tp_ns" "$ref_ns"
 
-# A full command queue (the newest tree has its own function for it): two
-# slots left to the driver, the TA's 20 ms off the CPU, 8 callers.
-# Independent: kprobe and kretprobe events on occupy_free_smc_in_entry.
+# A full command queue: two slots left to the driver, the TA's 20 ms off
+# the CPU, 8 callers. The newest tree has its own function for the wait:
+# independent, kprobe and kretprobe events on occupy_free_smc_in_entry.
+# v1.0.0 inlines it into smp_smc_send_func: the queue's sleeps are part of
+# that function's figure, with the TA's pending time after them, and the
+# independent measure is kprobe and kretprobe events on smp_smc_send_func
+# (the TA's time off the CPU, what is on it is the SMCs' few microseconds;
+# the sessions' opening and closing wait for a slot too: it is more than
+# TZ_SEND_CMD's time).
 if [ "$tzver" = newest ]; then
-	sim_set secure_threads=2 ta_us=20000 ta_mode=1 queue_slots=2
-	reset_all
-	check "queue full: kprobe events on occupy_free_smc_in_entry's entry and return" \
-		ref_start occ_in:occupy_free_smc_in_entry occ_out:occupy_free_smc_in_entry:r
-	check "queue full: 8 threads x $((5 * scale)) calls, 2 queue slots" \
-		sh -c "'$TZCLIENT' -t 8 -n $((5 * scale)) -s 256 -m temp >/tmp/tz-queue.txt"
-	ref_stop /tmp/tz-queue.ref
-	read -r ref_ns ref_n <<<"$(ref_pairs /tmp/tz-queue.ref occ_in occ_out)"
-	tp_ns=$(probe_field occupy_free_smc_in_entry total_ns)
-	check "queue full: the driver's queue held at most 2 of the callers' commands ($(sim queue_max_used))" \
-		test "$(sim queue_max_used)" -le 2
-	check "queue full: teeprobe $tp_ns ns ($(share "$tp_ns") of the calls' time), the kernel's events $ref_ns ns (within 10 %)" \
-		within10 "$tp_ns" "$ref_ns"
-	sim_set queue_slots=0
+	qfn=occupy_free_smc_in_entry q="queue full" qv="queue full"
 else
-	# v1.0.0 inlines occupy_free_smc_in_entry into smp_smc_send_func:
-	# the queue's sleeps are part of that function's figure, with the
-	# TA's pending time after them. Independent: kprobe and kretprobe
-	# events on smp_smc_send_func (the TA's time off the CPU, what is on
-	# it is the SMCs' few microseconds)
-	sim_set secure_threads=2 ta_us=20000 ta_mode=1 queue_slots=2
-	reset_all
-	check "queue full (v1.0.0, inlined): kprobe events on smp_smc_send_func's entry and return" \
-		ref_start ssf_in:smp_smc_send_func ssf_out:smp_smc_send_func:r
-	check "queue full (v1.0.0, inlined): 8 threads x $((5 * scale)) calls, 2 queue slots" \
-		sh -c "'$TZCLIENT' -t 8 -n $((5 * scale)) -s 256 -m temp >/tmp/tz-queue.txt"
-	ref_stop /tmp/tz-queue.ref
-	read -r ref_ns ref_n <<<"$(ref_pairs /tmp/tz-queue.ref ssf_in ssf_out)"
-	tp_ns=$(probe_field smp_smc_send_func total_ns)
-	check "queue full (v1.0.0): the driver's queue held at most 2 of the callers' commands ($(sim queue_max_used))" \
-		test "$(sim queue_max_used)" -le 2
-	# (the sessions' opening and closing wait for a slot too: it is more
-	# than TZ_SEND_CMD's time)
-	check "queue full (v1.0.0): smp_smc_send_func, its sleeps for a slot included: teeprobe $tp_ns ns, the kernel's events $ref_ns ns (within 10 %)" \
-		within10 "$tp_ns" "$ref_ns"
-	sim_set queue_slots=0
+	qfn=smp_smc_send_func q="queue full (v1.0.0, inlined)" qv="queue full (v1.0.0)"
 fi
+sim_set secure_threads=2 ta_us=20000 ta_mode=1 queue_slots=2
+reset_all
+check "$q: kprobe events on $qfn's entry and return" \
+	ref_start "q_in:$qfn" "q_out:$qfn:r"
+check "$q: 8 threads x $((5 * scale)) calls, 2 queue slots" \
+	sh -c "'$TZCLIENT' -t 8 -n $((5 * scale)) -s 256 -m temp >/tmp/tz-queue.txt"
+ref_stop /tmp/tz-queue.ref
+read -r ref_ns ref_n <<<"$(ref_pairs /tmp/tz-queue.ref q_in q_out)"
+tp_ns=$(probe_field "$qfn" total_ns)
+check "$qv: the driver's queue held at most 2 of the callers' commands ($(sim queue_max_used))" \
+	test "$(sim queue_max_used)" -le 2
+if [ "$tzver" = newest ]; then
+	qwhat="teeprobe $tp_ns ns ($(share "$tp_ns") of the calls' time)"
+else
+	qwhat="smp_smc_send_func, its sleeps for a slot included: teeprobe $tp_ns ns"
+fi
+check "$qv: $qwhat, the kernel's events $ref_ns ns (within 10 %)" \
+	within10 "$tp_ns" "$ref_ns"
+sim_set queue_slots=0
 
 # The TA not done: 4 callers, 2 secure threads, each command 20 ms off
 # the CPU, completed through the driver's wake-up path. Independent: the
