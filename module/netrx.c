@@ -59,9 +59,16 @@ struct teeprobe_netrx_cpu {
 	struct teeprobe_netrx_counts total;	/* since load or reset */
 	/* raise -> entry: runs at irq exit or bh enable, runs by ksoftirqd */
 	struct teeprobe_netrx_delays delay;
-	struct teeprobe_hist run;		/* entry -> exit */
+	/* entry -> exit: its buckets (run_ns and run_max_ns count the rest) */
+	struct teeprobe_hist run;
 
 	struct teeprobe_window window;		/* the open window */
+	/*
+	 * when the open window ends (0: none open): the probes' one test of
+	 * it. A change of window_ms closes it by the windows' IPI
+	 * (window.c's kick), not at the probes.
+	 */
+	u64 roll_ns;
 	/* the totals as it opened (less what a reset took from them) */
 	struct teeprobe_netrx_counts base;
 	struct teeprobe_netrx_delays base_delay;
@@ -76,6 +83,11 @@ struct teeprobe_netrx_cpu {
 	 */
 	struct teeprobe_netrx_touched touched;
 
+	/*
+	 * 0 stands for none in raise_ns and entry_ns: the monotonic clock is
+	 * far past 0 by the time a module loads, and the probes store it as
+	 * read (no test for 0 on their straight line)
+	 */
 	u64 raise_ns;		/* first raise not yet served, 0 if none */
 	u64 raise_tee_ns;	/* the TEE clock (tee_calls.c) at that raise */
 	u64 entry_ns;		/* NET_RX running since, 0 if not running */
@@ -152,19 +164,24 @@ static noinline void netrx_roll(struct teeprobe_netrx_cpu *st, u64 now)
 	if (teeprobe_window_roll(&st->window, now, teeprobe_window_len_ns(),
 				 &closed))
 		netrx_close(st, &closed, now);
+	st->roll_ns = st->window.start_ns + st->window.len_ns;
 }
 
 /*
  * netrx_this_cpu - this CPU's state, its window rolled to @now.
  * Interrupts are disabled. Inline, and its roll out of line (with the
- * closed window's copy on its stack): a probe calls it once or twice a run.
+ * closed window's copy on its stack): a probe calls it once or twice a run,
+ * and asks only whether @now is past the open window's end (an event
+ * older than the window's start counts in it, as teeprobe_window_roll()
+ * does). A new window length does not roll it here: the windows' work
+ * sends every CPU whose window has another length an IPI at once
+ * (window.c), whose flush closes it early, as a roll did.
  */
 static __always_inline struct teeprobe_netrx_cpu *netrx_this_cpu(u64 now)
 {
 	struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 
-	if (unlikely(!teeprobe_window_current(&st->window, now,
-					      teeprobe_window_len_ns())))
+	if (unlikely(now >= st->roll_ns))
 		netrx_roll(st, now);
 	return st;
 }
@@ -189,32 +206,37 @@ static noinline struct teeprobe_netrx_cpu *netrx_this_cpu_now(void)
 /*
  * netrx_scheduled - an interrupt scheduled the napi at the tail of this
  * CPU's poll list (____napi_schedule adds it there, then raises NET_RX):
- * its packets wait from @now, unless it was scheduled and not polled yet.
- * Irqs off.
+ * its packets wait from @now (0: the clock is read here, only when it is
+ * needed), unless it was scheduled and not polled yet. Irqs off.
  */
 static void netrx_scheduled(struct teeprobe_netrx_cpu *st, u64 now)
 {
 	struct softnet_data *sd = this_cpu_ptr(&softnet_data);
-	unsigned int i, id, free = TEEPROBE_NETRX_POLLED;
+	unsigned int i, id;
 
 	if (list_empty(&sd->poll_list))
 		return;
 	id = list_last_entry(&sd->poll_list, struct napi_struct, poll_list)->napi_id;
 	if (!id)
 		return;
+	/* its entry, else the first free one (once per napi: apart) */
 	for (i = 0; i < TEEPROBE_NETRX_POLLED; i++) {
 		if (st->sched[i].napi_id == id) {
-			if (!st->sched[i].sched_ns)
-				st->sched[i].sched_ns = now ? now : 1;
-			return;
+			if (st->sched[i].sched_ns)
+				return;
+			goto stamp;
 		}
-		if (!st->sched[i].napi_id && free == TEEPROBE_NETRX_POLLED)
-			free = i;
 	}
-	if (free < TEEPROBE_NETRX_POLLED) {
-		st->sched[free].napi_id = id;
-		st->sched[free].sched_ns = now ? now : 1;
-	}
+	for (i = 0; i < TEEPROBE_NETRX_POLLED; i++)
+		if (!st->sched[i].napi_id)
+			break;
+	if (i == TEEPROBE_NETRX_POLLED)
+		return;
+	st->sched[i].napi_id = id;
+stamp:
+	if (!now)
+		now = teeprobe_now_ns();
+	st->sched[i].sched_ns = now ? now : 1;
 }
 
 /* netrx_sched_of - when napi @id was scheduled and not polled since, or 0 */
@@ -241,103 +263,136 @@ static void netrx_softirq_raise(void *data, unsigned int vec_nr)
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
 	lockdep_assert_irqs_disabled();
-	st = this_cpu_ptr(netrx_cpu);
 	/*
 	 * Only the first raise before a run starts the clock: the others (an
 	 * interrupt per packet under load) are counted in the open window.
 	 */
+	st = this_cpu_ptr(netrx_cpu);
 	if (!st->raise_ns) {
 		now = teeprobe_now_ns();
-		st = netrx_this_cpu(now);
-		st->raise_ns = now ? now : 1;
+		if (unlikely(now >= st->roll_ns))
+			netrx_roll(st, now);
+		st->raise_ns = now;
 		st->raise_tee_ns = teeprobe_tee_clock_ns(now);
 	}
+	st->total.raises++;
 	/* A NIC's interrupt: which napi it scheduled, and when. */
 	if (in_hardirq())
-		netrx_scheduled(st, now ? now : teeprobe_now_ns());
-	st->total.raises++;
-	/* Raised from inside our own run, not by an interrupt: work left. */
-	if (st->entry_ns && in_serving_softirq() && !in_hardirq())
+		netrx_scheduled(st, now);
+	/*
+	 * Raised from inside our own run, not by an interrupt: work left, the
+	 * run counted once, here rather than at its exit
+	 */
+	else if (st->entry_ns && in_serving_softirq() && !st->run_reraised) {
 		st->run_reraised = true;
+		st->total.reraises++;
+	}
 }
 
-/* netrx_softirq_entry - net_rx_action starts on this CPU */
+/*
+ * netrx_wait - the run starting at @now serves the raise of st->raise_ns:
+ * its wait, by who runs it (@ksoftirqd), and the TEE's share of it
+ */
+static __always_inline void netrx_wait(struct teeprobe_netrx_cpu *st, u64 now,
+				       bool ksoftirqd)
+{
+	u64 delay = teeprobe_ns_delta(st->raise_ns, now), tee;
+	struct teeprobe_hist *h;
+	unsigned long *touched;
+	u64 *win_max;
+
+	if (ksoftirqd) {
+		h = &st->delay.ksoftirqd_delay;
+		touched = st->touched.ksoftirqd_delay;
+		win_max = &st->win_delay.ksoftirqd_delay.max;
+	} else {
+		h = &st->delay.inline_delay;
+		touched = st->touched.inline_delay;
+		win_max = &st->win_delay.inline_delay.max;
+	}
+	__set_bit(teeprobe_hist_add_at(h, delay), touched);
+	if (unlikely(delay > *win_max))
+		*win_max = delay;
+	/* The TEE's share of the wait: its clock ran meanwhile. */
+	tee = teeprobe_tee_clock_ns(now);
+	if (unlikely(tee > st->raise_tee_ns)) {
+		st->total.tee_runs++;
+		st->total.tee_delay_sum_ns += min(tee - st->raise_tee_ns, delay);
+	}
+	st->run_delay_ns = delay;
+	st->raise_ns = 0;
+}
+
+/*
+ * netrx_softirq_entry - net_rx_action starts on this CPU. handle_softirqs()
+ * (__do_softirq() before 6.9), the tracepoint's only caller, runs the
+ * vectors with interrupts on: they are turned off, not saved.
+ */
 static void netrx_softirq_entry(void *data, unsigned int vec_nr)
 {
 	struct teeprobe_netrx_cpu *st;
-	unsigned long flags;
-	u64 now, tee;
+	bool ksoftirqd;
+	u64 now;
 
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
-	local_irq_save(flags);
+	lockdep_assert_irqs_enabled();
+	local_irq_disable();
 	now = teeprobe_now_ns();
 	st = netrx_this_cpu(now);
+	ksoftirqd = is_ksoftirqd(current);
 	st->total.runs++;
-	st->entry_ns = now ? now : 1;
+	st->total.ksoftirqd_runs += ksoftirqd;
+	st->entry_ns = now;
 	st->run_packets = 0;
 	st->run_squeeze = __this_cpu_read(softnet_data.time_squeeze);
+	st->run_ksoftirqd = ksoftirqd;
 	st->run_reraised = false;
-	st->run_ksoftirqd = is_ksoftirqd(current);
-	st->run_delay_ns = -1;
-	if (st->raise_ns) {
-		u64 delay = teeprobe_ns_delta(st->raise_ns, now);
-
-		if (st->run_ksoftirqd) {
-			__set_bit(teeprobe_hist_add_at(&st->delay.ksoftirqd_delay,
-						       delay),
-				  st->touched.ksoftirqd_delay);
-			st->win_delay.ksoftirqd_delay.max =
-				max(st->win_delay.ksoftirqd_delay.max, delay);
-		} else {
-			__set_bit(teeprobe_hist_add_at(&st->delay.inline_delay,
-						       delay),
-				  st->touched.inline_delay);
-			st->win_delay.inline_delay.max =
-				max(st->win_delay.inline_delay.max, delay);
-		}
-		/* The TEE's share of the wait: its clock ran meanwhile. */
-		tee = teeprobe_ns_delta(st->raise_tee_ns,
-					 teeprobe_tee_clock_ns(now));
-		if (tee) {
-			tee = min(tee, delay);
-			st->total.tee_runs++;
-			st->total.tee_delay_sum_ns += tee;
-		}
-		st->run_delay_ns = delay;
-		st->raise_ns = 0;
-	}
-	local_irq_restore(flags);
+	if (likely(st->raise_ns))
+		netrx_wait(st, now, ksoftirqd);
+	else
+		st->run_delay_ns = -1;
+	local_irq_enable();
 }
 
-/* netrx_softirq_exit - net_rx_action returned */
+/* netrx_trace_run - the teeprobe_netrx_run event, when it is on */
+static noinline void netrx_trace_run(const struct teeprobe_netrx_cpu *st,
+				     u64 run_ns)
+{
+	trace_teeprobe_netrx_run(st->run_delay_ns, run_ns, st->run_packets,
+				 st->run_ksoftirqd, st->run_reraised);
+}
+
+/* netrx_softirq_exit - net_rx_action returned (interrupts on, as above) */
 static void netrx_softirq_exit(void *data, unsigned int vec_nr)
 {
 	struct teeprobe_netrx_cpu *st;
-	unsigned long flags;
 	u64 now, run_ns;
 
 	if (vec_nr != NET_RX_SOFTIRQ)
 		return;
-	local_irq_save(flags);
+	lockdep_assert_irqs_enabled();
+	local_irq_disable();
 	now = teeprobe_now_ns();
 	st = netrx_this_cpu(now);
-	if (!st->entry_ns)	/* started before teeprobe was loaded */
+	if (unlikely(!st->entry_ns))	/* started before teeprobe was loaded */
 		goto out;
 	run_ns = teeprobe_ns_delta(st->entry_ns, now);
 	st->total.run_ns += run_ns;
-	st->total.run_max_ns = max(st->total.run_max_ns, run_ns);
-	st->win.run_max_ns = max(st->win.run_max_ns, run_ns);
-	st->total.ksoftirqd_runs += st->run_ksoftirqd;
-	st->total.reraises += st->run_reraised;
-	st->total.squeezes += __this_cpu_read(softnet_data.time_squeeze) !=
-			      st->run_squeeze;
-	teeprobe_hist_add(&st->run, run_ns);
-	trace_teeprobe_netrx_run(st->run_delay_ns, run_ns, st->run_packets,
-				 st->run_ksoftirqd, st->run_reraised);
+	if (unlikely(run_ns > st->total.run_max_ns))
+		st->total.run_max_ns = run_ns;
+	if (unlikely(run_ns > st->win.run_max_ns))
+		st->win.run_max_ns = run_ns;
+	if (unlikely(__this_cpu_read(softnet_data.time_squeeze) !=
+		     st->run_squeeze))
+		st->total.squeezes++;
+	/* its count, sum and max are runs, run_ns and run_max_ns */
+	st->run.bucket[teeprobe_hist_bucket(run_ns)]++;
+	if (trace_teeprobe_netrx_run_enabled())
+		netrx_trace_run(st, run_ns);
 	st->entry_ns = 0;
 out:
-	local_irq_restore(flags);
+	local_irq_enable();
 }
 
 /*
@@ -361,6 +416,30 @@ static void netrx_served(struct teeprobe_netrx_cpu *st, unsigned int id)
 	}
 }
 
+/* netrx_poll_count - count a poll of @napi that did @work of @budget */
+static __always_inline void netrx_poll_count(struct teeprobe_netrx_cpu *st,
+					     const struct napi_struct *napi,
+					     u64 packets, int work, int budget)
+{
+	st->total.polls++;
+	st->total.packets += packets;
+	if (budget > 0 && work >= budget)
+		st->total.budget_full++;
+	else if (napi->napi_id)	/* without an id: no wait is asked of it */
+		netrx_served(st, napi->napi_id);
+}
+
+/*
+ * netrx_poll_alone - a poll outside a NET_RX run (busy polling, netpoll,
+ * a threaded napi): no entry rolled the window, so it is rolled here, out
+ * of the hook's straight line. Irqs off.
+ */
+static noinline void netrx_poll_alone(const struct napi_struct *napi,
+				      u64 packets, int work, int budget)
+{
+	netrx_poll_count(netrx_this_cpu_now(), napi, packets, work, budget);
+}
+
 /* netrx_napi_poll - one napi instance was polled and did @work packets */
 static void netrx_napi_poll(void *data, struct napi_struct *napi, int work,
 			 int budget)
@@ -372,16 +451,12 @@ static void netrx_napi_poll(void *data, struct napi_struct *napi, int work,
 	local_irq_save(flags);
 	st = this_cpu_ptr(netrx_cpu);
 	/* In a run, its entry rolled the window: no clock read per poll. */
-	if (!st->entry_ns)
-		st = netrx_this_cpu_now();
-	st->total.polls++;
-	st->total.packets += packets;
-	if (budget > 0 && work >= budget)
-		st->total.budget_full++;
-	else if (napi->napi_id)	/* without an id: no wait is asked of it */
-		netrx_served(st, napi->napi_id);
-	if (st->entry_ns)
+	if (likely(st->entry_ns)) {
+		netrx_poll_count(st, napi, packets, work, budget);
 		st->run_packets += packets;
+	} else {
+		netrx_poll_alone(napi, packets, work, budget);
+	}
 	local_irq_restore(flags);
 }
 
@@ -433,8 +508,10 @@ static void netrx_flush(u64 len)
 	struct teeprobe_window closed;
 	u64 now = teeprobe_now_ns();
 
-	if (teeprobe_window_flush(&st->window, now, len, &closed))
+	if (teeprobe_window_flush(&st->window, now, len, &closed)) {
 		netrx_close(st, &closed, now);
+		st->roll_ns = 0;
+	}
 }
 
 /* netrx_window_of - @cpu's window, for the flush */

@@ -174,10 +174,13 @@ DECLARE_PER_CPU(struct teeprobe_tee_clock, teeprobe_tee_clock);
 static inline u64 teeprobe_tee_clock_ns(u64 now)
 {
 	const struct teeprobe_tee_clock *c = this_cpu_ptr(&teeprobe_tee_clock);
+	u64 ns = c->total_ns;
 
 	lockdep_assert_irqs_disabled();
-	return c->total_ns + (c->since_ns ?
-			      teeprobe_ns_delta(c->since_ns, now) : 0);
+	/* a branch, not a select: mostly no TEE call runs (issue 54) */
+	if (unlikely(c->since_ns) && now > c->since_ns)
+		ns += now - c->since_ns;
+	return ns;
 }
 
 /* netrx.c: NET_RX softirq processing */
