@@ -131,6 +131,13 @@ check "ksoftirqd runs, re-raises and delay samples are parts of the runs" bash -
 check "netrx_hist has a column per CPU and the delay rows" sh -c "
 	head -n 1 $DEBUGFS/netrx_hist | grep -Eq '^# hist bucket_low_ns( cpu[0-9]+)+ all$' &&
 	grep -q '^inline_delay ' $DEBUGFS/netrx_hist && grep -q '^run ' $DEBUGFS/netrx_hist"
+# The run histogram keeps its buckets alone (its count is the runs): they
+# add up to the runs that ended, which are the runs counted but for those
+# under way as it is read, and those under way at insmod (one a CPU each)
+check "the run histogram's buckets add up to the runs, within one a CPU" bash -c '
+	h=$(tp_sum netrx_hist all "^run\$") r=$(tp_sum netrx_stats runs "^all\$")
+	d=$((h - r)); echo "run buckets $h, runs $r"
+	[ "$h" -gt 0 ] && [ "${d#-}" -le "$(nproc)" ]'
 check_eq "squeezed runs per CPU = the softnet_stat time_squeeze delta" \
 	"$(delta /tmp/t40-before /tmp/t40-after 4)" "$(delta /tmp/t40-before /tmp/t40-after 5)"
 
