@@ -5,6 +5,7 @@
  * streams whose answer is worked out by hand.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,6 +245,80 @@ static void busy_check(void)
 	       q.tee_queue_ns / MS, q.tee_secure_ns / MS);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * busy_stream - the busy session's events one by one in time order (the
+ * calls at their ends) through acceptq_stream: the same doubles as
+ * acceptq_measure() over them all
+ */
+static void busy_stream(void)
+{
+	unsigned long long max_call = 0, max_wait = 0;
+	int ports[2 * 4], ptids[2 * 4];
+	struct session_events ev;
+	struct acceptq_stream *st;
+	struct acceptq q, sq;
+	size_t i, c = 0, a = 0, h = 0;
+	bool ok;
+	int p, k;
+
+	busy_session(&ev);
+	acceptq_measure(&ev, &q);
+	for (p = 0; p < 2; p++) {
+		for (k = 0; k < 4; k++) {
+			ports[4 * p + k] = port_of[p];
+			ptids[4 * p + k] = tids[2 * p + k];
+		}
+		qsort(ptids + 4 * p, 4, sizeof(int), cmp_int);
+	}
+	for (i = 0; i < ev.ntee; i++)
+		if (ev.tee[i].dur_ns > max_call)
+			max_call = ev.tee[i].dur_ns;
+	for (i = 0; i < ev.nhs; i++)
+		if (ev.hs[i].ack_accept_ns > max_wait)
+			max_wait = ev.hs[i].ack_accept_ns;
+	st = acceptq_stream_new(ports, ptids, 8, max_call, max_wait, ev.end_ns);
+	while (c < ev.ntee || a < ev.nacc || h < ev.nhs) {
+		unsigned long long tc = c < ev.ntee ? ev.tee[c].end_ns : ~0ULL;
+		unsigned long long ta = a < ev.nacc ? ev.acc[a].ts : ~0ULL;
+		unsigned long long th = h < ev.nhs ? ev.hs[h].ts : ~0ULL;
+
+		if (tc <= ta && tc <= th)
+			acceptq_stream_tee(st, &ev.tee[c++]);
+		else if (ta <= th)
+			acceptq_stream_acc(st, &ev.acc[a++]);
+		else
+			acceptq_stream_hs(st, &ev.hs[h++]);
+	}
+	ok = acceptq_stream_finish(st, &sq);
+	tap_ok(ok && !memcmp(&q, &sq, offsetof(struct acceptq, states)) &&
+	       q.states == sq.states,
+	       "the busy session streamed: the same doubles (asleep in TEE calls %.17g, %.17g ms)",
+	       q.part_ns[AQ_TEE_ASLEEP] / MS, sq.part_ns[AQ_TEE_ASLEEP] / MS);
+	/*
+	 * a thread's events in 8 ms (the longest call) and 60 ms (the
+	 * longest wait): some 5 % of its 2 s, a boundary every 0.7 ms
+	 */
+	tap_ok(acceptq_stream_most(st) < (nbc + nbs) / NT / 5,
+	       "... holding at most %zu boundaries, calls and states of a thread or waits, of %zu a thread",
+	       acceptq_stream_most(st), (nbc + nbs) / NT);
+	acceptq_stream_free(st);
+
+	/* a state that comes after its time has passed: said, not measured */
+	st = acceptq_stream_new(ports, ptids, 8, max_call, max_wait, ev.end_ns);
+	acceptq_stream_acc(st, &ev.acc[ev.nacc - 1]);
+	acceptq_stream_acc(st, &ev.acc[0]);
+	tap_ok(!acceptq_stream_finish(st, &sq),
+	       "events out of time order: the stream says so");
+	acceptq_stream_free(st);
+}
+
 int main(void)
 {
 	struct session_events ev = { 0 };
@@ -349,5 +424,6 @@ int main(void)
 	tap_ok(q.thread_ns == 0 && q.acceptors == 0, "an empty session: nothing");
 
 	busy_check();
+	busy_stream();
 	return tap_done();
 }

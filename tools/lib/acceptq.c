@@ -631,3 +631,418 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 	free(ix.tee);
 	free(ix.acc);
 }
+
+/*
+ * The same split, streamed: the events come in time order, none kept
+ * but those of the last moments (see acceptq.h, struct acceptq_stream).
+ * A thread's time line is added up as acceptq_measure()'s is, boundary
+ * after boundary, the same additions in the same order, but only up to
+ * the horizon now - max_call_ns: every call that starts before it has
+ * ended before now, so it is known, and so is every state change. A
+ * wait is measured once the horizon has passed its end; the boundaries
+ * kept go back max_wait_ns behind the horizon, as far as a wait to come
+ * can look back.
+ */
+
+/* A boundary of a streamed time line: the sums up to it, the rates after */
+struct sq_bound {
+	unsigned long long t;
+	double sum[NR_SUMS];
+	double rate[NR_SUMS];
+};
+
+struct sq_thread {
+	int tid;
+	/* not yet added up: the calls by start, the states by time */
+	struct tee_call *calls;
+	size_t ncalls, hcalls, capcalls;
+	struct acc_event *states;
+	size_t nstates, hstates, capstates;
+	/* the state and call from the last boundary on */
+	enum acc_state state;
+	struct tee_call call;
+	bool in_call;
+	unsigned long long last_end;	/* of the last call taken in */
+	/* the boundaries kept, the last one still open */
+	struct sq_bound *b;
+	size_t nb, hb, capb;
+	unsigned long long fin;		/* added up below this time */
+	size_t hint[NR_CURSORS];
+};
+
+/* A port and a thread that accepts on it, for the streamed split */
+struct sq_pair {
+	int port;
+	struct sq_thread *t;
+};
+
+struct acceptq_stream {
+	unsigned long long max_call_ns, max_wait_ns, end_ns;
+	unsigned long long now, horizon;
+	struct sq_thread *threads;	/* the acceptors, by tid */
+	size_t nthreads;
+	struct sq_pair *pairs;		/* by port, then tid */
+	size_t npairs;
+	struct hs_event *pending;	/* the waits not yet measured */
+	size_t npending, hpending, cappending;
+	struct acceptq q;
+	size_t most;			/* the most a thread or the waits held */
+	bool finished, broken;
+};
+
+/* queue_push - room at the end of a queue of @n from @h (moved down if needed) */
+static void *queue_push(void *v, size_t *n, size_t *h, size_t *cap,
+			size_t size)
+{
+	if (*n == *cap && *h > 0) {
+		memmove(v, (char *)v + *h * size, (*n - *h) * size);
+		*n -= *h;
+		*h = 0;
+	}
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		v = realloc(v, *cap * size);
+		if (!v)
+			fatal("out of memory\n");
+	}
+	(*n)++;
+	return v;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	const struct sq_thread *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static struct sq_thread *sq_thread_of(struct acceptq_stream *s, int tid)
+{
+	struct sq_thread key = { .tid = tid };
+
+	return bsearch(&key, s->threads, s->nthreads, sizeof(key), cmp_tid);
+}
+
+/* sq_bound_rates - the rates after @t's last boundary */
+static void sq_bound_rates(struct sq_thread *t)
+{
+	segment_rates(t->in_call ? &t->call : NULL, t->state,
+		      t->b[t->nb - 1].rate);
+}
+
+/* sq_boundary - a boundary at @x: a new one, or the open one if at @x */
+static void sq_boundary(struct sq_thread *t, unsigned long long x)
+{
+	struct sq_bound *last = &t->b[t->nb - 1], *nb;
+	double len;
+	int j;
+
+	if (x == last->t)
+		return;
+	len = (double)(x - last->t);
+	t->b = queue_push(t->b, &t->nb, &t->hb, &t->capb, sizeof(*t->b));
+	last = &t->b[t->nb - 2];
+	nb = &t->b[t->nb - 1];
+	nb->t = x;
+	for (j = 0; j < NR_SUMS; j++)
+		nb->sum[j] = last->sum[j] + last->rate[j] * len;
+}
+
+/*
+ * sq_advance - @t's boundaries below @h added up (all, @h ~0ULL), and
+ * those no wait can look back to any more let go
+ */
+static void sq_advance(struct acceptq_stream *s, struct sq_thread *t,
+		       unsigned long long h)
+{
+	unsigned long long keep;
+	size_t held;
+
+	for (;;) {
+		unsigned long long x = ~0ULL;
+		bool more = false;
+
+		if (t->in_call) {
+			x = t->call.end_ns;
+			more = true;
+		} else if (t->hcalls < t->ncalls) {
+			x = call_start(&t->calls[t->hcalls]);
+			more = true;
+		}
+		if (t->hstates < t->nstates &&
+		    (!more || t->states[t->hstates].ts < x)) {
+			x = t->states[t->hstates].ts;
+			more = true;
+		}
+		if (!more || x >= h)
+			break;
+		sq_boundary(t, x);
+		/* the call that holds x, the state from the last change at x */
+		if (t->in_call && t->call.end_ns <= x)
+			t->in_call = false;
+		while (!t->in_call && t->hcalls < t->ncalls &&
+		       call_start(&t->calls[t->hcalls]) <= x) {
+			t->call = t->calls[t->hcalls++];
+			t->in_call = t->call.end_ns > x;
+		}
+		while (t->hstates < t->nstates && t->states[t->hstates].ts <= x)
+			t->state = t->states[t->hstates++].state;
+		sq_bound_rates(t);
+	}
+	t->fin = h;
+	held = (t->nb - t->hb) + (t->ncalls - t->hcalls) +
+	       (t->nstates - t->hstates);
+	if (held > s->most)
+		s->most = held;
+	if (h == ~0ULL)
+		return;
+	/*
+	 * A wait still to be measured ends at the horizon or later, or is
+	 * one of those waiting (the first ends first), and lasts
+	 * max_wait_ns at most: the boundary at or before its start is kept
+	 */
+	if (s->hpending < s->npending && s->pending[s->hpending].ts < h)
+		h = s->pending[s->hpending].ts;
+	keep = h > s->max_wait_ns ? h - s->max_wait_ns : 0;
+	while (t->nb - t->hb > 1 && t->b[t->hb + 1].t <= keep)
+		t->hb++;
+}
+
+/* last_at_or_before_b - the last of @b[0..@n) at or before @x (b[0].t <= x) */
+static size_t last_at_or_before_b(const struct sq_bound *b, size_t n,
+				  unsigned long long x)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (b[mid].t <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * sq_at - the sums of @t from its start to @x (below its horizon, or at
+ * the end once finished), into @out, found from cursor @k's last place
+ */
+static void sq_at(struct acceptq_stream *s, struct sq_thread *t, int k,
+		  unsigned long long x, double out[NR_SUMS])
+{
+	const struct sq_bound *b = t->b + t->hb;
+	size_t n = t->nb - t->hb, lo, hi;
+	int j;
+
+	if (x <= b[0].t && !t->hb) {
+		memset(out, 0, NR_SUMS * sizeof(*out));
+		return;
+	}
+	if (x < b[0].t)
+		s->broken = true;	/* let go: cannot be, in time order */
+	if (s->finished && x >= b[n - 1].t) {
+		memcpy(out, b[n - 1].sum, NR_SUMS * sizeof(*out));
+		return;
+	}
+	/* the last boundary at or before x, near the last look-up's */
+	lo = t->hint[k] >= t->hb && t->hint[k] < t->nb ? t->hint[k] - t->hb : 0;
+	if (b[lo].t > x)
+		lo = last_at_or_before_b(b, lo, x);
+	for (hi = lo + 1; hi < n && b[hi].t <= x; hi++)
+		lo = hi;
+	t->hint[k] = lo + t->hb;
+	for (j = 0; j < NR_SUMS; j++)
+		out[j] = b[lo].sum[j] + b[lo].rate[j] * (double)(x - b[lo].t);
+}
+
+/* sq_measure - the wait of handshake @h, as acceptq_measure() adds it */
+static void sq_measure(struct acceptq_stream *s, const struct hs_event *h)
+{
+	unsigned long long from = h->ts - h->ack_accept_ns;
+	double a[NR_SUMS], b[NR_SUMS];
+	size_t lo = 0, hi = s->npairs, j;
+	int k;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->pairs[mid].port < h->port)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->npairs || s->pairs[lo].port != h->port)
+		return;
+	s->q.handshakes++;
+	s->q.wait_ns += h->ack_accept_ns;
+	for (j = lo; j < s->npairs && s->pairs[j].port == h->port; j++) {
+		struct sq_thread *t = s->pairs[j].t;
+
+		if (t->fin < s->horizon)
+			sq_advance(s, t, s->horizon);
+		sq_at(s, t, CUR_FROM, from, a);
+		sq_at(s, t, CUR_TO, h->ts, b);
+		for (k = 0; k < NR_AQ_PARTS; k++)
+			s->q.part_ns[k] += b[k] - a[k];
+		s->q.tee_setup_ns += b[SUM_SETUP] - a[SUM_SETUP];
+		s->q.tee_setup_asleep_ns += b[SUM_SETUP_ASLEEP] -
+					    a[SUM_SETUP_ASLEEP];
+		s->q.tee_setup_oncpu_ns += b[SUM_SETUP_ONCPU] -
+					   a[SUM_SETUP_ONCPU];
+		s->q.tee_setup_once_ns += b[SUM_ONCE] - a[SUM_ONCE];
+		s->q.tee_queue_ns += b[SUM_QUEUE] - a[SUM_QUEUE];
+		s->q.tee_secure_ns += b[SUM_SECURE] - a[SUM_SECURE];
+		s->q.thread_ns += h->ack_accept_ns;
+	}
+}
+
+/* sq_now - the stream has come to time @t: the waits behind the horizon */
+static void sq_now(struct acceptq_stream *s, unsigned long long t)
+{
+	if (t > s->now) {
+		s->now = t;
+		s->horizon = t > s->max_call_ns ? t - s->max_call_ns : 0;
+	}
+	while (s->hpending < s->npending &&
+	       s->pending[s->hpending].ts < s->horizon)
+		sq_measure(s, &s->pending[s->hpending++]);
+}
+
+struct acceptq_stream *acceptq_stream_new(const int *ports, const int *tids,
+					  size_t npairs,
+					  unsigned long long max_call_ns,
+					  unsigned long long max_wait_ns,
+					  unsigned long long end_ns)
+{
+	struct acceptq_stream *s = xzalloc(sizeof(*s));
+	size_t i, n = 0;
+
+	s->max_call_ns = max_call_ns;
+	s->max_wait_ns = max_wait_ns;
+	s->end_ns = end_ns;
+	s->threads = xzalloc((npairs + 1) * sizeof(*s->threads));
+	for (i = 0; i < npairs; i++)
+		s->threads[n++].tid = tids[i];
+	qsort(s->threads, n, sizeof(*s->threads), cmp_tid);
+	for (i = 0; i < n; i++)
+		if (!s->nthreads || s->threads[s->nthreads - 1].tid !=
+		    s->threads[i].tid)
+			s->threads[s->nthreads++] = s->threads[i];
+	s->q.acceptors = s->nthreads;
+	for (i = 0; i < s->nthreads; i++) {
+		struct sq_thread *t = &s->threads[i];
+
+		t->state = ACC_UNKNOWN;
+		t->b = queue_push(NULL, &t->nb, &t->hb, &t->capb, sizeof(*t->b));
+		memset(t->b, 0, sizeof(*t->b));
+		sq_bound_rates(t);
+	}
+	s->pairs = xzalloc((npairs + 1) * sizeof(*s->pairs));
+	for (i = 0; i < npairs; i++) {
+		s->pairs[i].port = ports[i];
+		s->pairs[i].t = sq_thread_of(s, tids[i]);
+	}
+	s->npairs = npairs;
+	return s;
+}
+
+void acceptq_stream_tee(struct acceptq_stream *s, const struct tee_call *c)
+{
+	struct sq_thread *t = sq_thread_of(s, c->tid);
+
+	if (t) {
+		if (call_start(c) < s->horizon || call_start(c) < t->last_end)
+			s->broken = true;
+		t->calls = queue_push(t->calls, &t->ncalls, &t->hcalls,
+				      &t->capcalls, sizeof(*t->calls));
+		t->calls[t->ncalls - 1] = *c;
+		t->last_end = c->end_ns;
+	}
+	sq_now(s, c->end_ns);
+	if (t && t->fin < s->horizon)
+		sq_advance(s, t, s->horizon);
+}
+
+void acceptq_stream_acc(struct acceptq_stream *s, const struct acc_event *a)
+{
+	struct sq_thread *t = sq_thread_of(s, a->tid);
+
+	s->q.states = true;
+	if (t) {
+		if (a->ts < s->horizon || (t->nstates > t->hstates &&
+				       a->ts < t->states[t->nstates - 1].ts))
+			s->broken = true;
+		t->states = queue_push(t->states, &t->nstates, &t->hstates,
+				       &t->capstates, sizeof(*t->states));
+		t->states[t->nstates - 1] = *a;
+	}
+	sq_now(s, a->ts);
+	if (t && t->fin < s->horizon)
+		sq_advance(s, t, s->horizon);
+}
+
+void acceptq_stream_hs(struct acceptq_stream *s, const struct hs_event *h)
+{
+	sq_now(s, h->ts);
+	if (h->client || !h->ack_accept_ns || h->ack_accept_ns > h->ts)
+		return;
+	if (h->ts < s->horizon || h->ack_accept_ns > s->max_wait_ns ||
+	    (s->npending && h->ts < s->pending[s->npending - 1].ts))
+		s->broken = true;
+	s->pending = queue_push(s->pending, &s->npending, &s->hpending,
+				&s->cappending, sizeof(*s->pending));
+	s->pending[s->npending - 1] = *h;
+	if (s->npending - s->hpending > s->most)
+		s->most = s->npending - s->hpending;
+}
+
+/*
+ * acceptq_stream_most - the most boundaries, calls and states one thread
+ * held at once, or waits not yet measured: bounded by what happens in
+ * max_call_ns + max_wait_ns, not by the session's length
+ */
+size_t acceptq_stream_most(const struct acceptq_stream *s)
+{
+	return s->most;
+}
+
+bool acceptq_stream_finish(struct acceptq_stream *s, struct acceptq *q)
+{
+	unsigned long long end = s->end_ns > 0 ? s->end_ns : 1;
+	size_t i;
+
+	s->finished = true;
+	s->horizon = ~0ULL;
+	for (i = 0; i < s->nthreads; i++) {
+		struct sq_thread *t = &s->threads[i];
+
+		sq_advance(s, t, ~0ULL);
+		if (t->b[t->nb - 1].t > end)
+			s->broken = true;
+		else
+			sq_boundary(t, end);
+	}
+	while (s->hpending < s->npending)
+		sq_measure(s, &s->pending[s->hpending++]);
+	*q = s->q;
+	return !s->broken;
+}
+
+void acceptq_stream_free(struct acceptq_stream *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nthreads; i++) {
+		free(s->threads[i].calls);
+		free(s->threads[i].states);
+		free(s->threads[i].b);
+	}
+	free(s->threads);
+	free(s->pairs);
+	free(s->pending);
+	free(s);
+}
