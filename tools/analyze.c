@@ -696,6 +696,11 @@ static bool facts_taken(void *acc)
 	return f->nthreads <= FACT_SLOTS / 2 && f->npairs <= FACT_SLOTS / 2;
 }
 
+/*
+ * The first read takes each CPU's events in turn (its facts do not depend
+ * on their order); the second finds them again in time order and checks
+ * (same_facts())
+ */
 static const struct session_visitor facts_visitor = {
 	.tee = facts_tee,
 	.netrx = facts_netrx,
@@ -703,7 +708,40 @@ static const struct session_visitor facts_visitor = {
 	.acc = facts_acc,
 	.size = sizeof(struct facts),
 	.taken = facts_taken,
+	.any_order = true,
 };
+
+/* same_facts - whether @x and @y found the same (their tables' order aside) */
+static bool same_facts(struct facts *x, struct facts *y)
+{
+	size_t i;
+
+	if (memcmp(&x->x, &y->x, sizeof(x->x)) ||
+	    x->max_call_ns != y->max_call_ns ||
+	    x->max_wait_ns != y->max_wait_ns || x->end_ns != y->end_ns ||
+	    x->secure_timed != y->secure_timed || x->full || y->full ||
+	    x->nthreads != y->nthreads || x->npairs != y->npairs)
+		return false;
+	for (i = 0; i < FACT_SLOTS; i++) {
+		const struct fact_thread *a = &x->threads[i], *b;
+		const struct fact_pair *p = &x->pairs[i], *q;
+
+		if (a->used) {
+			b = fact_thread_of(y, a->tid, false);
+			if (!b || a->states != b->states ||
+			    a->invoked != b->invoked ||
+			    a->server_hs != b->server_hs ||
+			    (a->invoked && a->first_invoke != b->first_invoke))
+				return false;
+		}
+		if (p->used) {
+			q = fact_pair_of(y, p->port, p->tid);
+			if (!q || !q->used || q->n != p->n)
+				return false;
+		}
+	}
+	return true;
+}
 
 /*
  * What the second read hands over: the events' figures, then the
@@ -720,6 +758,7 @@ struct stream_out {
 /* The second read's work, in the reading child */
 static struct {
 	struct facts *facts;
+	struct facts *check;		/* the same, found again in time order */
 	struct series s;		/* its points in the stream_out */
 	struct quantile hp[NR_HP];
 	double syn_wait, ack_wait, waits;
@@ -737,7 +776,7 @@ static void stream_tee(void *acc, const struct session *s,
 	struct tee_call c = *call;
 	double queue;
 
-	(void)s;
+	facts_tee(st.check, s, call);
 	if (c.setup) {
 		const struct fact_thread *ft =
 			fact_thread_of(st.facts, c.tid, false);
@@ -772,6 +811,7 @@ static void stream_tee(void *acc, const struct session *s,
 static void stream_netrx(void *acc, const struct netrx_win *w)
 {
 	(void)acc;
+	facts_netrx(st.check, w);
 	series_add_netrx(&st.s, w);
 }
 
@@ -780,6 +820,7 @@ static void stream_hs(void *acc, const struct hs_event *h)
 	struct ev_figures *f = &((struct stream_out *)acc)->f;
 	double ack = fmin(h->ack_wait_ns, h->synack_ack_ns);
 
+	facts_hs(st.check, h);
 	series_add_hs(&st.s, h);
 	acceptq_stream_hs(st.aq, h);
 	if (h->client) {
@@ -817,6 +858,7 @@ static void stream_hs(void *acc, const struct hs_event *h)
 static void stream_acc(void *acc, const struct acc_event *a)
 {
 	(void)acc;
+	facts_acc(st.check, a);
 	acceptq_stream_acc(st.aq, a);
 }
 
@@ -826,7 +868,6 @@ static void stream_finish(void *acc, const struct session *s)
 	struct ev_figures *f = &out->f;
 	int p;
 
-	(void)s;
 	for (p = 0; p < NR_HP; p++) {
 		struct quantile *q = &st.hp[p];
 		struct part_dist d = { .mean = NAN, .p50 = NAN, .p99 = NAN,
@@ -851,6 +892,8 @@ static void stream_finish(void *acc, const struct session *s)
 	f->secure_timed = st.facts->secure_timed;
 	f->acceptors = st.nacceptors;
 	out->broken = !acceptq_stream_finish(st.aq, &f->q);
+	st.check->end_ns = s->ev.end_ns;
+	out->broken |= !same_facts(st.facts, st.check);
 }
 
 static bool stream_taken(void *acc)
@@ -881,6 +924,8 @@ static void stream_setup(struct facts *f, struct stream_out *out)
 	size_t i, n = 0, k = 0;
 
 	st.facts = f;
+	st.check = xzalloc(sizeof(*st.check));
+	series_extent_init(&st.check->x);
 	out->n = st.s.n;
 	out->ncpus = st.s.ncpus;
 	free(st.s.all);
@@ -923,6 +968,7 @@ static void stream_free(void)
 
 	acceptq_stream_free(st.aq);
 	free(st.acceptors);
+	free(st.check);
 	for (p = 0; p < NR_HP; p++)
 		quantile_release(&st.hp[p]);
 	memset(&st, 0, sizeof(st));
