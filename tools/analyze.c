@@ -24,6 +24,7 @@
 #include "session.h"
 #include "series.h"
 #include "hist.h"
+#include "quantile.h"
 #include "teeprobe.h"
 #include "utils.h"
 #include "verdict.h"
@@ -210,6 +211,21 @@ struct tee_sums {
 };
 
 /*
+ * What the analysis takes from the events besides their windows: from the
+ * events kept (ev_figures_of()), or added up as they stream by
+ */
+struct ev_figures {
+	struct hs_means m;			/* the phases' means */
+	double client_handshakes, hs, s1, s2, s3;	/* server phase sums */
+	bool secure_timed;
+	struct tee_sums t;			/* the acceptors' TEE time */
+	double acceptors, acceptor_calls;
+	struct part_dist hp[NR_HP];		/* per server handshake */
+	double syn_wait_ns, ack_wait_ns;	/* their means */
+	struct acceptq q;
+};
+
+/*
  * tee_split_of - the shares of @busy ns of TEE time; the secure world's
  * entries timed (@secure_timed) or not
  */
@@ -238,9 +254,9 @@ static struct tee_split tee_split_of(double busy, double setup,
  * background job, another service) still show in the NET_RX evidence, not
  * here.
  */
-static void acceptor_tee(struct analysis *a, const struct session_events *ev,
-			 struct tee_sums *t)
+static void acceptor_tee(struct ev_figures *f, const struct session_events *ev)
 {
+	struct tee_sums *t = &f->t;
 	int *tids = xzalloc((ev->nhs + 1) * sizeof(*tids));
 	size_t i, n = 0, k = 0;
 
@@ -262,14 +278,14 @@ static void acceptor_tee(struct analysis *a, const struct session_events *ev,
 			tids[k++] = tids[i];
 		i = j;
 	}
-	a->acceptors = k;
+	f->acceptors = k;
 	for (i = 0; i < ev->ntee; i++) {
 		const struct tee_call *c = &ev->tee[i];
 		double queue;
 
 		if (!bsearch(&c->tid, tids, k, sizeof(*tids), cmp_int))
 			continue;
-		a->acceptor_calls++;
+		f->acceptor_calls++;
 		t->busy += c->dur_ns;
 		t->off += c->offcpu_ns;
 		if (c->setup && c->setup_once) {
@@ -335,7 +351,7 @@ static struct part_dist dist(double *v, size_t n)
  * its packets' waits): what that connection lived through, from its SYN's
  * arrival to accept(), part by part
  */
-static void per_handshake(struct analysis *a, const struct session_events *ev)
+static void per_handshake(struct ev_figures *f, const struct session_events *ev)
 {
 	double *v[NR_HP];
 	double syn_wait = 0, ack_wait = 0;
@@ -366,22 +382,21 @@ static void per_handshake(struct analysis *a, const struct session_events *ev)
 		n++;
 	}
 	for (p = 0; p < NR_HP; p++) {
-		a->hp[p] = dist(v[p], p == HP_KERNEL || p == HP_ACCEPT ||
+		f->hp[p] = dist(v[p], p == HP_KERNEL || p == HP_ACCEPT ||
 				p == HP_STACK ? all : n);
 		free(v[p]);
 	}
-	a->e.syn_wait_ns = n ? syn_wait / n : NAN;
-	a->e.ack_wait_ns = n ? ack_wait / n : NAN;
+	f->syn_wait_ns = n ? syn_wait / n : NAN;
+	f->ack_wait_ns = n ? ack_wait / n : NAN;
 }
 
 /* accept_evidence - the accept queue's split as the verdict's shares */
-static void accept_evidence(struct analysis *a, const struct session_events *ev)
+static void accept_evidence(struct analysis *a)
 {
 	struct accept_evidence *x = &a->e.acc;
 	const struct acceptq *q = &a->q;
 	double tee;
 
-	acceptq_measure(ev, &a->q);
 	tee = q->part_ns[AQ_TEE_ONCPU] + q->part_ns[AQ_TEE_RUNNABLE] +
 	      q->part_ns[AQ_TEE_ASLEEP];
 	x->tee = q->thread_ns > 0 ? tee / q->thread_ns : NAN;
@@ -397,27 +412,42 @@ static void accept_evidence(struct analysis *a, const struct session_events *ev)
 	x->unknown = q->thread_ns > 0 ? q->part_ns[AQ_UNKNOWN] / q->thread_ns : NAN;
 }
 
-/* gather - the evidence from the series and the session's summary */
-static void gather(struct analysis *a, const struct session_events *ev)
+/* ev_figures_of - @f from the events kept, @ev */
+static void ev_figures_of(const struct session *r,
+			  const struct session_events *ev, struct ev_figures *f)
+{
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	figures_hs_means(r, &f->m);
+	for (i = 0; i < ev->nhs; i++) {
+		if (ev->hs[i].client) {
+			f->client_handshakes++;
+			continue;
+		}
+		f->hs++;
+		f->s1 += ev->hs[i].syn_synack_ns;
+		f->s2 += ev->hs[i].synack_ack_ns;
+		f->s3 += ev->hs[i].ack_accept_ns;
+	}
+	f->secure_timed = secure_timed(ev);
+	acceptor_tee(f, ev);
+	per_handshake(f, ev);
+	acceptq_measure(ev, &f->q);
+}
+
+/* gather - the evidence from the series and the events' figures @f */
+static void gather(struct analysis *a, const struct ev_figures *f)
 {
 	const struct series *s = &a->s;
 	struct evidence *e = &a->e;
-	double hs = 0, s1 = 0, s2 = 0, s3 = 0, wait_pk = 0, pk = 0;
-	double inl = 0, ksd = 0, oncpu = 0, teew = 0;
-	struct tee_sums t = { 0 };
+	double hs = f->hs, s1 = f->s1, s2 = f->s2, s3 = f->s3;
+	double wait_pk = 0, pk = 0, inl = 0, ksd = 0, oncpu = 0, teew = 0;
+	struct tee_sums t = f->t;
 	double *x, *y;
 	size_t i;
 
-	for (i = 0; i < ev->nhs; i++) {
-		if (ev->hs[i].client) {
-			a->client_handshakes++;
-			continue;
-		}
-		hs++;
-		s1 += ev->hs[i].syn_synack_ns;
-		s2 += ev->hs[i].synack_ack_ns;
-		s3 += ev->hs[i].ack_accept_ns;
-	}
+	a->client_handshakes = f->client_handshakes;
 	for (i = 0; i < (size_t)s->ncpus * s->n; i++) {
 		const struct win_point *p = &s->cpu[i];
 		double d = point_netrx_delay_ns(p);
@@ -435,8 +465,9 @@ static void gather(struct analysis *a, const struct session_events *ev)
 		oncpu += s->all[i].tee_oncpu_ns;
 		a->busy_windows += s->all[i].hs > 0;
 	}
-	a->secure_timed = secure_timed(ev);
-	acceptor_tee(a, ev, &t);
+	a->secure_timed = f->secure_timed;
+	a->acceptors = f->acceptors;
+	a->acceptor_calls = f->acceptor_calls;
 	a->seconds = s->n * s->len_ns / 1e9;
 	e->handshakes = hs;
 	e->syn_synack_ns = hs ? s1 / hs : NAN;
@@ -455,8 +486,11 @@ static void gather(struct analysis *a, const struct session_events *ev)
 
 	per_cpu(a);
 	e->r_tee_netrx = a->links[LINK_TEE_NETRX].best.r;
-	per_handshake(a, ev);
-	accept_evidence(a, ev);
+	memcpy(a->hp, f->hp, sizeof(a->hp));
+	e->syn_wait_ns = f->syn_wait_ns;
+	e->ack_wait_ns = f->ack_wait_ns;
+	a->q = f->q;
+	accept_evidence(a);
 
 	x = pick(s, s->all, get_netrx_delay);
 	y = pick(s, s->all, get_handshake);
@@ -505,15 +539,503 @@ static void analysis_shares(struct analysis *a)
 int analysis_of(const struct session *r, const struct verdict_opts *vo,
 		struct analysis *a)
 {
+	struct ev_figures f;
+
 	memset(a, 0, sizeof(*a));
 	figures_summarize(r, &a->sum);
 	a->counters_note = session_counters_note(r);
 	if (series_build(&r->ev, &a->s))
 		return -1;
-	gather(a, &r->ev);
+	ev_figures_of(r, &r->ev, &f);
+	gather(a, &f);
 	verdict_decide(&a->e, vo, &a->v);
 	analysis_shares(a);
 	return 0;
+}
+
+/*
+ * A session of any length is read twice, none of its events kept (the
+ * reading child hands over figures): a first read finds what the analysis
+ * needs to know ahead (struct facts: the windows' grid, which threads
+ * accept on which port, each thread's first call into a TA, the longest
+ * TEE call and accept-queue wait), the second adds each event up as it
+ * comes (struct stream_out), in the file's order as analysis_of() adds
+ * the events kept: the same figures. Only if the threads or ports are
+ * too many for the first read's tables, or the events not in time order
+ * (acceptq_stream), is the session read again with every event kept.
+ */
+#define FACT_SLOTS	8192	/* threads, (port, thread) pairs: half full at most */
+
+struct fact_thread {
+	int tid;
+	bool used, states, invoked;
+	unsigned long long first_invoke;	/* its first INVOKE's start */
+	unsigned long long server_hs;		/* handshakes it accepted */
+};
+
+struct fact_pair {
+	int port, tid;
+	bool used;
+	unsigned long long n;			/* handshakes */
+};
+
+struct facts {
+	struct series_extent x;
+	unsigned long long max_call_ns, max_wait_ns;
+	unsigned long long end_ns;	/* the last event's time */
+	bool secure_timed;
+	bool full;			/* a table ran out: read otherwise */
+	size_t nthreads, npairs;
+	struct fact_thread threads[FACT_SLOTS];
+	struct fact_pair pairs[FACT_SLOTS];
+};
+
+static size_t slot_hash(unsigned int a, unsigned int b)
+{
+	return ((a * 2654435761u) ^ (b * 40503u)) & (FACT_SLOTS - 1);
+}
+
+/* fact_thread_of - @tid's entry (taken if new), NULL if not there (@add) */
+static struct fact_thread *fact_thread_of(struct facts *f, int tid, bool add)
+{
+	size_t h = slot_hash(tid, 0);
+
+	while (f->threads[h].used && f->threads[h].tid != tid)
+		h = (h + 1) & (FACT_SLOTS - 1);
+	if (f->threads[h].used)
+		return &f->threads[h];
+	if (!add || 2 * (f->nthreads + 1) > FACT_SLOTS) {
+		f->full |= add;
+		return NULL;
+	}
+	f->threads[h].used = true;
+	f->threads[h].tid = tid;
+	f->nthreads++;
+	return &f->threads[h];
+}
+
+static struct fact_pair *fact_pair_of(struct facts *f, int port, int tid)
+{
+	size_t h = slot_hash(tid, port);
+
+	while (f->pairs[h].used &&
+	       (f->pairs[h].tid != tid || f->pairs[h].port != port))
+		h = (h + 1) & (FACT_SLOTS - 1);
+	if (f->pairs[h].used)
+		return &f->pairs[h];
+	if (2 * (f->npairs + 1) > FACT_SLOTS) {
+		f->full = true;
+		return NULL;
+	}
+	f->pairs[h].used = true;
+	f->pairs[h].port = port;
+	f->pairs[h].tid = tid;
+	f->npairs++;
+	return &f->pairs[h];
+}
+
+static void facts_tee(void *acc, const struct session *s,
+		      const struct tee_call *c)
+{
+	struct facts *f = acc;
+	struct fact_thread *t;
+	unsigned long long start = c->end_ns - c->dur_ns;
+
+	(void)s;
+	series_extent_tee(&f->x, c);
+	if (c->dur_ns > f->max_call_ns)
+		f->max_call_ns = c->dur_ns;
+	if (c->secure_known && c->secure_ns > 0)
+		f->secure_timed = true;
+	if (!c->invoke)
+		return;
+	/* session_mark_setup_once()'s start, as it computes it */
+	t = fact_thread_of(f, c->tid, true);
+	if (t && (!t->invoked || start < t->first_invoke)) {
+		t->invoked = true;
+		t->first_invoke = start;
+	}
+}
+
+static void facts_netrx(void *acc, const struct netrx_win *w)
+{
+	series_extent_netrx(&((struct facts *)acc)->x, w);
+}
+
+static void facts_hs(void *acc, const struct hs_event *h)
+{
+	struct facts *f = acc;
+	struct fact_thread *t;
+	struct fact_pair *p;
+
+	series_extent_hs(&f->x, h);
+	if (h->client)
+		return;
+	t = fact_thread_of(f, h->tid, true);
+	if (t)
+		t->server_hs++;
+	p = fact_pair_of(f, h->port, h->tid);
+	if (p)
+		p->n++;
+	if (h->ack_accept_ns > f->max_wait_ns)
+		f->max_wait_ns = h->ack_accept_ns;
+}
+
+static void facts_acc(void *acc, const struct acc_event *a)
+{
+	struct fact_thread *t = fact_thread_of(acc, a->tid, true);
+
+	if (t)
+		t->states = true;
+}
+
+static bool facts_taken(void *acc)
+{
+	struct facts *f = acc;
+
+	return f->nthreads <= FACT_SLOTS / 2 && f->npairs <= FACT_SLOTS / 2;
+}
+
+/*
+ * The first read takes each CPU's events in turn (its facts do not depend
+ * on their order); the second finds them again in time order and checks
+ * (same_facts())
+ */
+static const struct session_visitor facts_visitor = {
+	.tee = facts_tee,
+	.netrx = facts_netrx,
+	.hs = facts_hs,
+	.acc = facts_acc,
+	.size = sizeof(struct facts),
+	.taken = facts_taken,
+	.any_order = true,
+};
+
+/* same_facts - whether @x and @y found the same (their tables' order aside) */
+static bool same_facts(struct facts *x, struct facts *y)
+{
+	size_t i;
+
+	if (memcmp(&x->x, &y->x, sizeof(x->x)) ||
+	    x->max_call_ns != y->max_call_ns ||
+	    x->max_wait_ns != y->max_wait_ns || x->end_ns != y->end_ns ||
+	    x->secure_timed != y->secure_timed || x->full || y->full ||
+	    x->nthreads != y->nthreads || x->npairs != y->npairs)
+		return false;
+	for (i = 0; i < FACT_SLOTS; i++) {
+		const struct fact_thread *a = &x->threads[i], *b;
+		const struct fact_pair *p = &x->pairs[i], *q;
+
+		if (a->used) {
+			b = fact_thread_of(y, a->tid, false);
+			if (!b || a->states != b->states ||
+			    a->invoked != b->invoked ||
+			    a->server_hs != b->server_hs ||
+			    (a->invoked && a->first_invoke != b->first_invoke))
+				return false;
+		}
+		if (p->used) {
+			q = fact_pair_of(y, p->port, p->tid);
+			if (!q || !q->used || q->n != p->n)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * What the second read hands over: the events' figures, then the
+ * windows' points (all[n], then cpu[max(ncpus, 1) * n])
+ */
+struct stream_out {
+	struct ev_figures f;
+	bool broken;			/* not in time order: read otherwise */
+	size_t n;
+	int ncpus;
+	struct win_point pts[];
+};
+
+/* The second read's work, in the reading child */
+static struct {
+	struct facts *facts;
+	struct facts *check;		/* the same, found again in time order */
+	struct series s;		/* its points in the stream_out */
+	struct quantile hp[NR_HP];
+	double syn_wait, ack_wait, waits;
+	double ss, sa, aa, server, connect, client, sw, sw_n;	/* phase means */
+	int *acceptors;			/* acceptor_tee()'s threads, sorted */
+	size_t nacceptors;
+	struct acceptq_stream *aq;
+} st;
+
+static void stream_tee(void *acc, const struct session *s,
+		       const struct tee_call *call)
+{
+	struct ev_figures *f = &((struct stream_out *)acc)->f;
+	struct tee_sums *t = &f->t;
+	struct tee_call c = *call;
+	double queue;
+
+	facts_tee(st.check, s, call);
+	if (c.setup) {
+		const struct fact_thread *ft =
+			fact_thread_of(st.facts, c.tid, false);
+
+		c.setup_once = !ft || !ft->invoked ||
+			       c.end_ns - c.dur_ns < ft->first_invoke;
+	}
+	series_add_tee(&st.s, &c);
+	acceptq_stream_tee(st.aq, &c);
+	/* acceptor_tee()'s sums */
+	if (!bsearch(&c.tid, st.acceptors, st.nacceptors, sizeof(int), cmp_int))
+		return;
+	f->acceptor_calls++;
+	t->busy += c.dur_ns;
+	t->off += c.offcpu_ns;
+	if (c.setup && c.setup_once) {
+		t->once += c.dur_ns;
+		return;
+	}
+	if (c.setup) {
+		t->setup += c.dur_ns;
+		t->setup_off += c.offcpu_ns;
+		t->setup_oncpu += fmax((double)c.dur_ns - c.offcpu_ns -
+				       c.runq_ns, 0);
+		return;
+	}
+	queue = fmin(c.queue_wait_ns, c.dur_ns);
+	t->queue += queue;
+	t->secure += fmin(c.secure_ns, c.dur_ns - queue);
+}
+
+static void stream_netrx(void *acc, const struct netrx_win *w)
+{
+	(void)acc;
+	facts_netrx(st.check, w);
+	series_add_netrx(&st.s, w);
+}
+
+static void stream_hs(void *acc, const struct hs_event *h)
+{
+	struct ev_figures *f = &((struct stream_out *)acc)->f;
+	double ack = fmin(h->ack_wait_ns, h->synack_ack_ns);
+
+	facts_hs(st.check, h);
+	series_add_hs(&st.s, h);
+	acceptq_stream_hs(st.aq, h);
+	if (h->client) {
+		f->client_handshakes++;
+		st.connect += h->connect_ns;
+		st.client++;
+		return;
+	}
+	f->hs++;
+	f->s1 += h->syn_synack_ns;
+	f->s2 += h->synack_ack_ns;
+	f->s3 += h->ack_accept_ns;
+	st.ss += h->syn_synack_ns;
+	st.sa += h->synack_ack_ns;
+	st.aa += h->ack_accept_ns;
+	st.server++;
+	/* per_handshake()'s parts: whole nanoseconds each */
+	quantile_add(&st.hp[HP_KERNEL], h->syn_synack_ns);
+	quantile_add(&st.hp[HP_STACK], h->syn_synack_ns + h->synack_ack_ns +
+		     h->ack_accept_ns);
+	quantile_add(&st.hp[HP_ACCEPT], h->ack_accept_ns);
+	if (!h->has_waits)
+		return;
+	st.sw += h->syn_wait_ns;
+	st.sw_n++;
+	quantile_add(&st.hp[HP_NETRX], h->syn_wait_ns + (unsigned long long)ack);
+	quantile_add(&st.hp[HP_NETWORK], h->synack_ack_ns - (unsigned long long)ack);
+	quantile_add(&st.hp[HP_TCP], h->syn_wait_ns + h->syn_synack_ns +
+		     h->synack_ack_ns + h->ack_accept_ns);
+	st.syn_wait += h->syn_wait_ns;
+	st.ack_wait += ack;
+	st.waits++;
+}
+
+static void stream_acc(void *acc, const struct acc_event *a)
+{
+	(void)acc;
+	facts_acc(st.check, a);
+	acceptq_stream_acc(st.aq, a);
+}
+
+static void stream_finish(void *acc, const struct session *s)
+{
+	struct stream_out *out = acc;
+	struct ev_figures *f = &out->f;
+	int p;
+
+	for (p = 0; p < NR_HP; p++) {
+		struct quantile *q = &st.hp[p];
+		struct part_dist d = { .mean = NAN, .p50 = NAN, .p99 = NAN,
+				       .n = q->n };
+
+		quantile_finish(q);
+		if (q->n) {
+			d.mean = q->sum / q->n;
+			d.p50 = q->p50;
+			d.p99 = q->p99;
+		}
+		f->hp[p] = d;
+		quantile_release(q);
+	}
+	f->syn_wait_ns = st.waits ? st.syn_wait / st.waits : NAN;
+	f->ack_wait_ns = st.waits ? st.ack_wait / st.waits : NAN;
+	f->m.syn_synack_ns = st.server ? st.ss / st.server : NAN;
+	f->m.synack_ack_ns = st.server ? st.sa / st.server : NAN;
+	f->m.ack_accept_ns = st.server ? st.aa / st.server : NAN;
+	f->m.connect_ns = st.client ? st.connect / st.client : NAN;
+	f->m.syn_wait_ns = st.sw_n ? st.sw / st.sw_n : NAN;
+	f->secure_timed = st.facts->secure_timed;
+	f->acceptors = st.nacceptors;
+	out->broken = !acceptq_stream_finish(st.aq, &f->q);
+	st.check->end_ns = s->ev.end_ns;
+	out->broken |= !same_facts(st.facts, st.check);
+}
+
+static bool stream_taken(void *acc)
+{
+	struct stream_out *out = acc;
+
+	return out->n == st.s.n && out->ncpus == st.s.ncpus;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct fact_pair *x = a, *y = b;
+
+	if (x->port != y->port)
+		return (x->port > y->port) - (x->port < y->port);
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/*
+ * stream_setup - the second read's work from the first's @f, into @out's
+ * points; acceptq_measure()'s accepting threads: two handshakes on the
+ * port or more, or one and scheduler states
+ */
+static void stream_setup(struct facts *f, struct stream_out *out)
+{
+	struct fact_pair *pairs = xzalloc((f->npairs + 1) * sizeof(*pairs));
+	int *ports, *tids;
+	size_t i, n = 0, k = 0;
+
+	st.facts = f;
+	st.check = xzalloc(sizeof(*st.check));
+	series_extent_init(&st.check->x);
+	out->n = st.s.n;
+	out->ncpus = st.s.ncpus;
+	free(st.s.all);
+	free(st.s.cpu);
+	st.s.all = out->pts;
+	st.s.cpu = out->pts + st.s.n;
+	for (i = 0; i < FACT_SLOTS; i++) {
+		const struct fact_thread *t;
+
+		if (!f->pairs[i].used)
+			continue;
+		t = fact_thread_of(f, f->pairs[i].tid, false);
+		if (f->pairs[i].n >= 2 || (t && t->states))
+			pairs[n++] = f->pairs[i];
+	}
+	qsort(pairs, n, sizeof(*pairs), cmp_pair);
+	ports = xzalloc((n + 1) * sizeof(*ports));
+	tids = xzalloc((n + 1) * sizeof(*tids));
+	for (i = 0; i < n; i++) {
+		ports[i] = pairs[i].port;
+		tids[i] = pairs[i].tid;
+	}
+	st.aq = acceptq_stream_new(ports, tids, n, f->max_call_ns,
+				   f->max_wait_ns, f->end_ns);
+	free(ports);
+	free(tids);
+	free(pairs);
+	st.acceptors = xzalloc((f->nthreads + 1) * sizeof(int));
+	for (i = 0; i < FACT_SLOTS; i++)
+		if (f->threads[i].used && f->threads[i].server_hs >= 2)
+			st.acceptors[k++] = f->threads[i].tid;
+	qsort(st.acceptors, k, sizeof(int), cmp_int);
+	st.nacceptors = k;
+}
+
+/* stream_free - what stream_setup() holds */
+static void stream_free(void)
+{
+	int p;
+
+	acceptq_stream_free(st.aq);
+	free(st.acceptors);
+	free(st.check);
+	for (p = 0; p < NR_HP; p++)
+		quantile_release(&st.hp[p]);
+	memset(&st, 0, sizeof(st));
+}
+
+/*
+ * analysis_read - the analysis of the session in @input, decided with
+ * @vo, into @a (analysis_free() it either way); its session into @rp
+ * (session_free() it): read twice, its events not kept. 0, or -1 (said).
+ */
+int analysis_read(const char *input, const struct verdict_opts *vo,
+			 struct analysis *a, struct session **rp)
+{
+	struct session_visitor sv = {
+		.tee = stream_tee, .netrx = stream_netrx, .hs = stream_hs,
+		.acc = stream_acc, .finish = stream_finish,
+		.taken = stream_taken,
+	};
+	struct facts *f = xzalloc(sizeof(*f));
+	struct stream_out *out = NULL;
+	struct session *r;
+	size_t points;
+	int ret = -1;
+
+	memset(a, 0, sizeof(*a));
+	series_extent_init(&f->x);
+	*rp = r = session_stream(input, &facts_visitor, f);
+	if (!r)
+		goto out;
+	f->end_ns = r->ev.end_ns;
+	if (f->full)
+		goto keep;
+	if (series_start(&st.s, &f->x))
+		goto out;
+	points = st.s.n * (1 + (size_t)(st.s.ncpus ? st.s.ncpus : 1));
+	sv.size = sizeof(*out) + points * sizeof(out->pts[0]);
+	out = xzalloc(sv.size);
+	stream_setup(f, out);
+	session_free(r);
+	*rp = r = session_stream(input, &sv, out);
+	if (!r)
+		goto out;
+	if (out->broken)
+		goto keep;
+	figures_summarize_with(r, &out->f.m, &a->sum);
+	a->counters_note = session_counters_note(r);
+	a->s = st.s;
+	a->s.all = xzalloc(a->s.n * sizeof(*a->s.all));
+	memcpy(a->s.all, out->pts, a->s.n * sizeof(*a->s.all));
+	a->s.cpu = xzalloc((points - a->s.n) * sizeof(*a->s.cpu));
+	memcpy(a->s.cpu, out->pts + a->s.n,
+	       (points - a->s.n) * sizeof(*a->s.cpu));
+	gather(a, &out->f);
+	verdict_decide(&a->e, vo, &a->v);
+	analysis_shares(a);
+	ret = 0;
+	goto out;
+keep:
+	/* every event kept, as before */
+	session_free(r);
+	*rp = r = session_read(input);
+	ret = r ? analysis_of(r, vo, a) : -1;
+out:
+	stream_free();
+	free(out);
+	free(f);
+	return ret;
 }
 
 /* analysis_free - what analysis_of() allocated */
@@ -592,10 +1114,7 @@ int analyze_main(int argc, char **argv)
 		if (record_session(&o.rec))
 			return 1;
 	}
-	r = session_read(o.input);
-	if (!r)
-		return 1;
-	if (analysis_of(r, &o.v, &a)) {
+	if (analysis_read(o.input, &o.v, &a, &r)) {
 		analysis_free(&a);
 		session_free(r);
 		return 1;

@@ -102,6 +102,8 @@ struct session;
 
 int analysis_of(const struct session *r, const struct verdict_opts *vo,
 		struct analysis *a);
+int analysis_read(const char *input, const struct verdict_opts *vo,
+		  struct analysis *a, struct session **rp);
 void analysis_free(struct analysis *a);
 void analyze_text(const struct analysis *a, const struct analyze_opts *o);
 void analyze_json(const struct analysis *a, const struct analyze_opts *o);

@@ -180,8 +180,32 @@ static double syn_wait_mean(const struct session *s)
 	return n ? total / n : NAN;
 }
 
+/* figures_hs_means - the handshakes' phase means, from @ses's events */
+void figures_hs_means(const struct session *ses, struct hs_means *m)
+{
+	m->syn_synack_ns = PHASE_MEAN(ses, false, syn_synack_ns);
+	m->synack_ack_ns = PHASE_MEAN(ses, false, synack_ack_ns);
+	m->ack_accept_ns = PHASE_MEAN(ses, false, ack_accept_ns);
+	m->connect_ns = PHASE_MEAN(ses, true, connect_ns);
+	m->syn_wait_ns = syn_wait_mean(ses);
+}
+
 /* figures_summarize - the headline figures of session @ses */
 void figures_summarize(const struct session *ses, struct session_summary *sum)
+{
+	struct hs_means m;
+
+	figures_hs_means(ses, &m);
+	figures_summarize_with(ses, &m, sum);
+}
+
+/*
+ * figures_summarize_with - the same, with the handshakes' phase means @m
+ * (figures_hs_means(), or added up as the events streamed by)
+ */
+void figures_summarize_with(const struct session *ses,
+			    const struct hs_means *m,
+			    struct session_summary *sum)
 {
 	struct figures f;
 
@@ -203,15 +227,15 @@ void figures_summarize(const struct session *ses, struct session_summary *sum)
 	sum->accepted = f.accepted;
 	sum->untracked = f.untracked;
 	sum->tcp_missed = f.tcp_missed;
-	sum->syn_synack_ns = PHASE_MEAN(ses, false, syn_synack_ns);
-	sum->synack_ack_ns = PHASE_MEAN(ses, false, synack_ack_ns);
-	sum->ack_accept_ns = PHASE_MEAN(ses, false, ack_accept_ns);
-	sum->connect_ns = PHASE_MEAN(ses, true, connect_ns);
+	sum->syn_synack_ns = m->syn_synack_ns;
+	sum->synack_ack_ns = m->synack_ack_ns;
+	sum->ack_accept_ns = m->ack_accept_ns;
+	sum->connect_ns = m->connect_ns;
 	sum->syn_accept_ns = sum->syn_synack_ns + sum->synack_ack_ns +
 			     sum->ack_accept_ns;
 	sum->tee_per_hs_ns = sum->accepted > 0 ?
 			     sum->tee_total_ns / sum->accepted : NAN;
-	sum->syn_wait_ns = syn_wait_mean(ses);
+	sum->syn_wait_ns = m->syn_wait_ns;
 	sum->client_handshake_ns = sum->syn_accept_ns +
 		(isnan(sum->syn_wait_ns) ? 0 : sum->syn_wait_ns) +
 		(isnan(sum->tee_per_hs_ns) ? 0 : sum->tee_per_hs_ns);

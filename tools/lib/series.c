@@ -37,45 +37,61 @@ static void points(struct series *s, long i, int cpu, struct win_point **all,
 	*one = cpu >= 0 && cpu < s->ncpus ? &s->cpu[(size_t)cpu * s->n + i] : NULL;
 }
 
-/* grid - window length, first start, count and CPUs from the events */
-static int grid(const struct session_events *ev, struct series *s)
+void series_extent_init(struct series_extent *x)
 {
-	unsigned long long first = ~0ULL, last = 0, len = 0;
-	size_t i;
+	memset(x, 0, sizeof(*x));
+	x->first = ~0ULL;
+}
 
-	for (i = 0; i < ev->nnetrx; i++) {
-		const struct netrx_win *w = &ev->netrx[i];
+/* series_extent_netrx - @x with NET_RX window @w: its length, span, CPU */
+void series_extent_netrx(struct series_extent *x, const struct netrx_win *w)
+{
+	if (!w->len_ns || w->cpu < 0 || w->cpu >= SERIES_MAX_CPUS)
+		return;
+	if (!x->len || w->len_ns < x->len)
+		x->len = w->len_ns;
+	if (w->start_ns < x->first)
+		x->first = w->start_ns;
+	if (w->start_ns + w->len_ns > x->last)
+		x->last = w->start_ns + w->len_ns;
+	if (w->cpu + 1 > x->ncpus)
+		x->ncpus = w->cpu + 1;
+}
 
-		if (!w->len_ns || w->cpu < 0 || w->cpu >= SERIES_MAX_CPUS)
-			continue;
-		if (!len || w->len_ns < len)
-			len = w->len_ns;
-		if (w->start_ns < first)
-			first = w->start_ns;
-		if (w->start_ns + w->len_ns > last)
-			last = w->start_ns + w->len_ns;
-		if (w->cpu + 1 > s->ncpus)
-			s->ncpus = w->cpu + 1;
-	}
-	for (i = 0; i < ev->ntee; i++) {
-		const struct tee_call *c = &ev->tee[i];
-		unsigned long long start = c->end_ns > c->dur_ns ?
-					   c->end_ns - c->dur_ns : 0;
+/* series_extent_tee - @x with TEE call @c's span and CPU */
+void series_extent_tee(struct series_extent *x, const struct tee_call *c)
+{
+	unsigned long long start = c->end_ns > c->dur_ns ?
+				   c->end_ns - c->dur_ns : 0;
 
-		if (start < first)
-			first = start;
-		if (c->end_ns > last)
-			last = c->end_ns;
-		if (c->cpu >= 0 && c->cpu < SERIES_MAX_CPUS && c->cpu + 1 > s->ncpus)
-			s->ncpus = c->cpu + 1;
-	}
-	for (i = 0; i < ev->nhs; i++) {
-		if (ev->hs[i].ts < first)
-			first = ev->hs[i].ts;
-		if (ev->hs[i].ts > last)
-			last = ev->hs[i].ts;
-	}
-	if (first == ~0ULL) {
+	if (start < x->first)
+		x->first = start;
+	if (c->end_ns > x->last)
+		x->last = c->end_ns;
+	if (c->cpu >= 0 && c->cpu < SERIES_MAX_CPUS && c->cpu + 1 > x->ncpus)
+		x->ncpus = c->cpu + 1;
+}
+
+/* series_extent_hs - @x with handshake @h's time */
+void series_extent_hs(struct series_extent *x, const struct hs_event *h)
+{
+	if (h->ts < x->first)
+		x->first = h->ts;
+	if (h->ts > x->last)
+		x->last = h->ts;
+}
+
+/*
+ * series_start - @s's windows over extent @x, zeroed, for the series_add_*
+ * of each event; -1 (after a message) if it cannot be cut
+ */
+int series_start(struct series *s, const struct series_extent *x)
+{
+	unsigned long long len = x->len;
+
+	memset(s, 0, sizeof(*s));
+	s->ncpus = x->ncpus;
+	if (x->first == ~0ULL) {
 		err_msg("the session has no NET_RX windows, TEE calls or handshakes to analyse\n");
 		return -1;
 	}
@@ -83,8 +99,8 @@ static int grid(const struct session_events *ev, struct series *s)
 		len = DEFAULT_LEN_NS;
 	/* Align the first window as the module does (multiples of len). */
 	s->len_ns = len;
-	s->t0_ns = first - first % len;
-	s->n = (last - s->t0_ns) / len + 1;
+	s->t0_ns = x->first - x->first % len;
+	s->n = (x->last - s->t0_ns) / len + 1;
 	if (s->n > MAX_WINDOWS) {
 		err_msg("the session spans %zu windows of %llu ms: more than %d\n",
 			s->n, len / 1000000, MAX_WINDOWS);
@@ -95,11 +111,13 @@ static int grid(const struct session_events *ev, struct series *s)
 			s->n, s->ncpus, MAX_POINTS);
 		return -1;
 	}
+	s->all = xzalloc(s->n * sizeof(*s->all));
+	s->cpu = xzalloc((size_t)(s->ncpus ? s->ncpus : 1) * s->n * sizeof(*s->cpu));
 	return 0;
 }
 
-/* add_netrx - one CPU's NET_RX window */
-static void add_netrx(struct series *s, const struct netrx_win *w)
+/* series_add_netrx - one CPU's NET_RX window */
+void series_add_netrx(struct series *s, const struct netrx_win *w)
 {
 	struct win_point *p[2];
 	long i = index_of(s, w->start_ns);
@@ -125,8 +143,8 @@ static void add_netrx(struct series *s, const struct netrx_win *w)
 	}
 }
 
-/* add_tee - one TEE call, spread over the windows it spans */
-static void add_tee(struct series *s, const struct tee_call *c)
+/* series_add_tee - one TEE call, spread over the windows it spans */
+void series_add_tee(struct series *s, const struct tee_call *c)
 {
 	unsigned long long start = c->end_ns > c->dur_ns ? c->end_ns - c->dur_ns : 0;
 	double dur = c->dur_ns ? (double)c->dur_ns : 1;
@@ -169,8 +187,8 @@ static void add_tee(struct series *s, const struct tee_call *c)
 	}
 }
 
-/* add_hs - one finished handshake */
-static void add_hs(struct series *s, const struct hs_event *h)
+/* series_add_hs - one finished handshake */
+void series_add_hs(struct series *s, const struct hs_event *h)
 {
 	long i = index_of(s, h->ts);
 	struct win_point *p;
@@ -191,19 +209,25 @@ static void add_hs(struct series *s, const struct hs_event *h)
 
 int series_build(const struct session_events *ev, struct series *s)
 {
+	struct series_extent x;
 	size_t i;
 
-	memset(s, 0, sizeof(*s));
-	if (grid(ev, s))
-		return -1;
-	s->all = xzalloc(s->n * sizeof(*s->all));
-	s->cpu = xzalloc((size_t)(s->ncpus ? s->ncpus : 1) * s->n * sizeof(*s->cpu));
+	series_extent_init(&x);
 	for (i = 0; i < ev->nnetrx; i++)
-		add_netrx(s, &ev->netrx[i]);
+		series_extent_netrx(&x, &ev->netrx[i]);
 	for (i = 0; i < ev->ntee; i++)
-		add_tee(s, &ev->tee[i]);
+		series_extent_tee(&x, &ev->tee[i]);
 	for (i = 0; i < ev->nhs; i++)
-		add_hs(s, &ev->hs[i]);
+		series_extent_hs(&x, &ev->hs[i]);
+	if (series_start(s, &x))
+		return -1;
+	/* each kind adds to figures of its own: in any order of the kinds */
+	for (i = 0; i < ev->nnetrx; i++)
+		series_add_netrx(s, &ev->netrx[i]);
+	for (i = 0; i < ev->ntee; i++)
+		series_add_tee(s, &ev->tee[i]);
+	for (i = 0; i < ev->nhs; i++)
+		series_add_hs(s, &ev->hs[i]);
 	return 0;
 }
 

@@ -526,6 +526,28 @@ static int guarded_record(struct tracecmd_input *handle,
 	return read_record(handle, record, cpu, data);
 }
 
+/*
+ * each_cpu - every record of @buf to @callback, each CPU's in turn (a
+ * client that takes them in any order: libtracecmd's merge by time looks
+ * at every CPU for every record); -1 on failure, as
+ * tracecmd_iterate_events()
+ */
+static int each_cpu(struct tracecmd_input *buf, struct reader *rd,
+		    int (*callback)(struct tracecmd_input *, struct tep_record *,
+				    int, void *))
+{
+	int cpu, cpus = tep_get_cpus(tracecmd_get_tep(buf)), ret = 0;
+	struct tep_record *record;
+
+	for (cpu = 0; cpu < cpus && !ret; cpu++) {
+		while (!ret && (record = tracecmd_read_data(buf, cpu))) {
+			ret = callback(buf, record, cpu, rd);
+			tracecmd_free_record(record);
+		}
+	}
+	return ret < 0 ? -1 : 0;
+}
+
 /* iterate - every record of buffer @buf to @callback; false on failure */
 static bool iterate(struct tracecmd_input *buf, struct reader *rd,
 		    int (*callback)(struct tracecmd_input *, struct tep_record *,
@@ -535,7 +557,10 @@ static bool iterate(struct tracecmd_input *buf, struct reader *rd,
 
 	ids_reset();
 	rd->zpages = zpages_start(buf);
-	ok = tracecmd_iterate_events(buf, NULL, 0, callback, rd) >= 0;
+	if (rd->v && rd->v->any_order)
+		ok = each_cpu(buf, rd, callback) >= 0;
+	else
+		ok = tracecmd_iterate_events(buf, NULL, 0, callback, rd) >= 0;
 	zpages_end(rd->zpages);
 	rd->zpages = NULL;
 	return ok;

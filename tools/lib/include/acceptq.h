@@ -49,6 +49,31 @@ struct acceptq {
 
 /* acceptq_measure - the split of the waits of @ev's server handshakes */
 void acceptq_measure(const struct session_events *ev, struct acceptq *q);
+
+/*
+ * The same split from events that come one by one in time order, none
+ * kept but those of the last max_call_ns + max_wait_ns (the longest TEE
+ * call, the longest wait: a first read of the session finds them, and the
+ * accepting threads). Each thread's time line is added up as
+ * acceptq_measure()'s, in the same order: the same doubles. A TEE call's
+ * setup_once is the caller's. acceptq_stream_finish() is false when the
+ * events were not in time order after all (then measure them otherwise).
+ */
+struct acceptq_stream;
+
+/* @ports and @tids: the @npairs (port, thread) accepting, by port then tid */
+struct acceptq_stream *acceptq_stream_new(const int *ports, const int *tids,
+					  size_t npairs,
+					  unsigned long long max_call_ns,
+					  unsigned long long max_wait_ns,
+					  unsigned long long end_ns);
+void acceptq_stream_tee(struct acceptq_stream *s, const struct tee_call *c);
+void acceptq_stream_acc(struct acceptq_stream *s, const struct acc_event *a);
+void acceptq_stream_hs(struct acceptq_stream *s, const struct hs_event *h);
+bool acceptq_stream_finish(struct acceptq_stream *s, struct acceptq *q);
+size_t acceptq_stream_most(const struct acceptq_stream *s);
+void acceptq_stream_free(struct acceptq_stream *s);
+
 const char *acceptq_part_name(enum acceptq_part p);
 const char *acceptq_part_key(enum acceptq_part p);
 

@@ -57,4 +57,16 @@ struct session_summary {
 
 void figures_summarize(const struct session *ses, struct session_summary *sum);
 
+/* The handshakes' phase means (NAN: none), from their events */
+struct hs_means {
+	double syn_synack_ns, synack_ack_ns, ack_accept_ns;	/* server's */
+	double connect_ns;					/* client's */
+	double syn_wait_ns;	/* server's, of the events that carry it */
+};
+
+void figures_hs_means(const struct session *ses, struct hs_means *m);
+void figures_summarize_with(const struct session *ses,
+			    const struct hs_means *m,
+			    struct session_summary *sum);
+
 #endif /* TEEPROBE_FIGURES_H */

@@ -42,6 +42,26 @@ struct series {
 
 /* series_build - cut @ev into windows; -1 (after a message) if it cannot */
 int series_build(const struct session_events *ev, struct series *s);
+
+/*
+ * The same, one event at a time: the windows' extent from every event
+ * first (series_extent_*), then series_start() and each event added
+ * (series_add_*), the events of a kind in the same order as the first
+ * time; the kinds add to figures of their own
+ */
+struct series_extent {
+	unsigned long long first, last, len;
+	int ncpus;
+};
+
+void series_extent_init(struct series_extent *x);
+void series_extent_netrx(struct series_extent *x, const struct netrx_win *w);
+void series_extent_tee(struct series_extent *x, const struct tee_call *c);
+void series_extent_hs(struct series_extent *x, const struct hs_event *h);
+int series_start(struct series *s, const struct series_extent *x);
+void series_add_netrx(struct series *s, const struct netrx_win *w);
+void series_add_tee(struct series *s, const struct tee_call *c);
+void series_add_hs(struct series *s, const struct hs_event *h);
 void series_free(struct series *s);
 
 /* Helpers on one window point: NAN where there is nothing to average */

@@ -145,6 +145,12 @@ struct session_visitor {
 	void (*finish)(void *acc, const struct session *s);
 	size_t size;
 	bool (*taken)(void *acc);
+	/*
+	 * Any order will do (figures that do not depend on it): each CPU's
+	 * events in turn, not merged by time; the session's own (snapshots,
+	 * commands and threads in order of appearance) may then differ
+	 */
+	bool any_order;
 };
 
 struct session *session_read(const char *input);
