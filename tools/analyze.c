@@ -564,7 +564,13 @@ int analysis_of(const struct session *r, const struct verdict_opts *vo,
  * too many for the first read's tables, or the events not in time order
  * (acceptq_stream), is the session read again with every event kept.
  */
-#define FACT_SLOTS	8192	/* threads, (port, thread) pairs: half full at most */
+/*
+ * threads, (port, thread) pairs: half full at most. A power of two; the
+ * unit tests build it with 2, to run the fallback on every session.
+ */
+#ifndef FACT_SLOTS
+#define FACT_SLOTS	8192
+#endif
 
 struct fact_thread {
 	int tid;

@@ -85,10 +85,18 @@ static void test_file(const char *path, const char *name)
 		tap_ok(0, "%s: read with every event kept", name);
 		return;
 	}
+#ifdef TEST_FALLBACK
+	tap_ok(r->ev.ntee == k->ev.ntee && r->ev.nacc == k->ev.nacc &&
+	       r->ev.nhs == k->ev.nhs && r->ev.nnetrx == k->ev.nnetrx &&
+	       k->ev.ntee + k->ev.nacc + k->ev.nhs > 0,
+	       "%s: the first read's tables ran out: read again, all %zu calls, %zu states and %zu handshakes kept",
+	       name, k->ev.ntee, k->ev.nacc, k->ev.nhs);
+#else
 	tap_ok(r->ev.ntee == 0 && r->ev.nacc == 0 && r->ev.nhs == 0 &&
 	       r->ev.nnetrx == 0 && k->ev.ntee + k->ev.nacc + k->ev.nhs > 0,
 	       "%s: read twice, none of its %zu calls, %zu states and %zu handshakes kept",
 	       name, k->ev.ntee, k->ev.nacc, k->ev.nhs);
+#endif
 	tap_ok(same_points(&kept.s, &streamed.s),
 	       "%s: the same %zu windows on %d CPUs", name, kept.s.n,
 	       kept.s.ncpus);
