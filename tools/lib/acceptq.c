@@ -572,6 +572,26 @@ static size_t acceptors_of(const struct session_events *ev,
 	return k;
 }
 
+/*
+ * add_wait - into @q, one accepting thread's part of a wait of @wait_ns:
+ * its sums at the wait's end @b less those at its start @a
+ */
+static void add_wait(struct acceptq *q, const double a[NR_SUMS],
+		     const double b[NR_SUMS], unsigned long long wait_ns)
+{
+	int k;
+
+	for (k = 0; k < NR_AQ_PARTS; k++)
+		q->part_ns[k] += b[k] - a[k];
+	q->tee_setup_ns += b[SUM_SETUP] - a[SUM_SETUP];
+	q->tee_setup_asleep_ns += b[SUM_SETUP_ASLEEP] - a[SUM_SETUP_ASLEEP];
+	q->tee_setup_oncpu_ns += b[SUM_SETUP_ONCPU] - a[SUM_SETUP_ONCPU];
+	q->tee_setup_once_ns += b[SUM_ONCE] - a[SUM_ONCE];
+	q->tee_queue_ns += b[SUM_QUEUE] - a[SUM_QUEUE];
+	q->tee_secure_ns += b[SUM_SECURE] - a[SUM_SECURE];
+	q->thread_ns += wait_ns;
+}
+
 void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 {
 	struct thread_index ix;
@@ -579,7 +599,6 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 	struct timeline *tl;
 	size_t na, i, j, first;
 	double a[NR_SUMS], b[NR_SUMS];
-	int k;
 
 	memset(q, 0, sizeof(*q));
 	q->states = ev->nacc > 0;
@@ -611,17 +630,7 @@ void acceptq_measure(const struct session_events *ev, struct acceptq *q)
 		for (j = first; j < na && acc[j].port == h->port; j++) {
 			timeline_at(ev, &tl[j], CUR_FROM, from, a);
 			timeline_at(ev, &tl[j], CUR_TO, h->ts, b);
-			for (k = 0; k < NR_AQ_PARTS; k++)
-				q->part_ns[k] += b[k] - a[k];
-			q->tee_setup_ns += b[SUM_SETUP] - a[SUM_SETUP];
-			q->tee_setup_asleep_ns += b[SUM_SETUP_ASLEEP] -
-						  a[SUM_SETUP_ASLEEP];
-			q->tee_setup_oncpu_ns += b[SUM_SETUP_ONCPU] -
-						 a[SUM_SETUP_ONCPU];
-			q->tee_setup_once_ns += b[SUM_ONCE] - a[SUM_ONCE];
-			q->tee_queue_ns += b[SUM_QUEUE] - a[SUM_QUEUE];
-			q->tee_secure_ns += b[SUM_SECURE] - a[SUM_SECURE];
-			q->thread_ns += h->ack_accept_ns;
+			add_wait(q, a, b, h->ack_accept_ns);
 		}
 	}
 	for (i = 0; i < na; i++)
@@ -863,7 +872,6 @@ static void sq_measure(struct acceptq_stream *s, const struct hs_event *h)
 	unsigned long long from = h->ts - h->ack_accept_ns;
 	double a[NR_SUMS], b[NR_SUMS];
 	size_t lo = 0, hi = s->npairs, j;
-	int k;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -884,17 +892,7 @@ static void sq_measure(struct acceptq_stream *s, const struct hs_event *h)
 			sq_advance(s, t, s->horizon);
 		sq_at(s, t, CUR_FROM, from, a);
 		sq_at(s, t, CUR_TO, h->ts, b);
-		for (k = 0; k < NR_AQ_PARTS; k++)
-			s->q.part_ns[k] += b[k] - a[k];
-		s->q.tee_setup_ns += b[SUM_SETUP] - a[SUM_SETUP];
-		s->q.tee_setup_asleep_ns += b[SUM_SETUP_ASLEEP] -
-					    a[SUM_SETUP_ASLEEP];
-		s->q.tee_setup_oncpu_ns += b[SUM_SETUP_ONCPU] -
-					   a[SUM_SETUP_ONCPU];
-		s->q.tee_setup_once_ns += b[SUM_ONCE] - a[SUM_ONCE];
-		s->q.tee_queue_ns += b[SUM_QUEUE] - a[SUM_QUEUE];
-		s->q.tee_secure_ns += b[SUM_SECURE] - a[SUM_SECURE];
-		s->q.thread_ns += h->ack_accept_ns;
+		add_wait(&s->q, a, b, h->ack_accept_ns);
 	}
 }
 
