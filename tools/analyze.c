@@ -248,6 +248,34 @@ static struct tee_split tee_split_of(double busy, double setup,
 }
 
 /*
+ * acceptor_call - TEE call @c of an accepting thread into @f's sums:
+ * made once, set-up, or its queue and the secure world's part
+ */
+static void acceptor_call(struct ev_figures *f, const struct tee_call *c)
+{
+	struct tee_sums *t = &f->t;
+	double queue;
+
+	f->acceptor_calls++;
+	t->busy += c->dur_ns;
+	t->off += c->offcpu_ns;
+	if (c->setup && c->setup_once) {
+		t->once += c->dur_ns;
+		return;
+	}
+	if (c->setup) {
+		t->setup += c->dur_ns;
+		t->setup_off += c->offcpu_ns;
+		t->setup_oncpu += fmax((double)c->dur_ns - c->offcpu_ns -
+				       c->runq_ns, 0);
+		return;
+	}
+	queue = fmin(c->queue_wait_ns, c->dur_ns);
+	t->queue += queue;
+	t->secure += fmin(c->secure_ns, c->dur_ns - queue);
+}
+
+/*
  * acceptor_tee - the TEE ioctl time (total, asleep, and where it went) of
  * the threads that accepted the session's connections: the application's
  * TEE time that handshakes wait for. TEE calls of other threads (a
@@ -256,7 +284,6 @@ static struct tee_split tee_split_of(double busy, double setup,
  */
 static void acceptor_tee(struct ev_figures *f, const struct session_events *ev)
 {
-	struct tee_sums *t = &f->t;
 	int *tids = xzalloc((ev->nhs + 1) * sizeof(*tids));
 	size_t i, n = 0, k = 0;
 
@@ -279,30 +306,9 @@ static void acceptor_tee(struct ev_figures *f, const struct session_events *ev)
 		i = j;
 	}
 	f->acceptors = k;
-	for (i = 0; i < ev->ntee; i++) {
-		const struct tee_call *c = &ev->tee[i];
-		double queue;
-
-		if (!bsearch(&c->tid, tids, k, sizeof(*tids), cmp_int))
-			continue;
-		f->acceptor_calls++;
-		t->busy += c->dur_ns;
-		t->off += c->offcpu_ns;
-		if (c->setup && c->setup_once) {
-			t->once += c->dur_ns;
-			continue;
-		}
-		if (c->setup) {
-			t->setup += c->dur_ns;
-			t->setup_off += c->offcpu_ns;
-			t->setup_oncpu += fmax((double)c->dur_ns - c->offcpu_ns -
-					       c->runq_ns, 0);
-			continue;
-		}
-		queue = fmin(c->queue_wait_ns, c->dur_ns);
-		t->queue += queue;
-		t->secure += fmin(c->secure_ns, c->dur_ns - queue);
-	}
+	for (i = 0; i < ev->ntee; i++)
+		if (bsearch(&ev->tee[i].tid, tids, k, sizeof(*tids), cmp_int))
+			acceptor_call(f, &ev->tee[i]);
 	free(tids);
 }
 
@@ -346,6 +352,34 @@ static struct part_dist dist(double *v, size_t n)
 	return d;
 }
 
+/* hp_always - whether part @p is one every file has (the others: waits) */
+static bool hp_always(int p)
+{
+	return p == HP_KERNEL || p == HP_ACCEPT || p == HP_STACK;
+}
+
+/*
+ * hs_parts - server handshake @h's parts into @v (whole nanoseconds), its
+ * ACK's NET_RX wait into @ack: the three every file has, and the three of
+ * its packets' waits if it carries them (then true)
+ */
+static bool hs_parts(const struct hs_event *h, unsigned long long v[NR_HP],
+		     unsigned long long *ack)
+{
+	v[HP_KERNEL] = h->syn_synack_ns;
+	v[HP_STACK] = h->syn_synack_ns + h->synack_ack_ns + h->ack_accept_ns;
+	v[HP_ACCEPT] = h->ack_accept_ns;
+	if (!h->has_waits)
+		return false;
+	*ack = h->ack_wait_ns < h->synack_ack_ns ? h->ack_wait_ns :
+						    h->synack_ack_ns;
+	v[HP_NETRX] = h->syn_wait_ns + *ack;
+	v[HP_NETWORK] = h->synack_ack_ns - *ack;
+	v[HP_TCP] = h->syn_wait_ns + h->syn_synack_ns + h->synack_ack_ns +
+		    h->ack_accept_ns;
+	return true;
+}
+
 /*
  * per_handshake - each server handshake's own parts (the events that carry
  * its packets' waits): what that connection lived through, from its SYN's
@@ -362,28 +396,26 @@ static void per_handshake(struct ev_figures *f, const struct session_events *ev)
 		v[p] = xzalloc((ev->nhs + 1) * sizeof(double));
 	for (i = 0; i < ev->nhs; i++) {
 		const struct hs_event *h = &ev->hs[i];
-		double ack = fmin(h->ack_wait_ns, h->synack_ack_ns);
+		unsigned long long part[NR_HP], ack;
+		bool waits;
 
 		if (h->client)
 			continue;
-		/* the phases every file has */
-		v[HP_KERNEL][all] = h->syn_synack_ns;
-		v[HP_STACK][all] = h->syn_synack_ns + h->synack_ack_ns +
-				   h->ack_accept_ns;
-		v[HP_ACCEPT][all++] = h->ack_accept_ns;
-		if (!h->has_waits)
+		waits = hs_parts(h, part, &ack);
+		for (p = 0; p < NR_HP; p++)
+			if (hp_always(p))
+				v[p][all] = part[p];
+			else if (waits)
+				v[p][n] = part[p];
+		all++;
+		if (!waits)
 			continue;
-		v[HP_NETRX][n] = h->syn_wait_ns + ack;
-		v[HP_NETWORK][n] = h->synack_ack_ns - ack;
-		v[HP_TCP][n] = h->syn_wait_ns + h->syn_synack_ns +
-			       h->synack_ack_ns + h->ack_accept_ns;
 		syn_wait += h->syn_wait_ns;
 		ack_wait += ack;
 		n++;
 	}
 	for (p = 0; p < NR_HP; p++) {
-		f->hp[p] = dist(v[p], p == HP_KERNEL || p == HP_ACCEPT ||
-				p == HP_STACK ? all : n);
+		f->hp[p] = dist(v[p], hp_always(p) ? all : n);
 		free(v[p]);
 	}
 	f->syn_wait_ns = n ? syn_wait / n : NAN;
@@ -767,8 +799,8 @@ static struct {
 	struct facts *check;		/* the same, found again in time order */
 	struct series s;		/* its points in the stream_out */
 	struct quantile hp[NR_HP];
-	double syn_wait, ack_wait, waits;
-	double ss, sa, aa, server, connect, client, sw, sw_n;	/* phase means */
+	double syn_wait, ack_wait, waits;	/* of the events with waits */
+	double connect;				/* the clients' */
 	int *acceptors;			/* acceptor_tee()'s threads, sorted */
 	size_t nacceptors;
 	struct acceptq_stream *aq;
@@ -778,9 +810,7 @@ static void stream_tee(void *acc, const struct session *s,
 		       const struct tee_call *call)
 {
 	struct ev_figures *f = &((struct stream_out *)acc)->f;
-	struct tee_sums *t = &f->t;
 	struct tee_call c = *call;
-	double queue;
 
 	facts_tee(st.check, s, call);
 	if (c.setup) {
@@ -793,25 +823,8 @@ static void stream_tee(void *acc, const struct session *s,
 	series_add_tee(&st.s, &c);
 	acceptq_stream_tee(st.aq, &c);
 	/* acceptor_tee()'s sums */
-	if (!bsearch(&c.tid, st.acceptors, st.nacceptors, sizeof(int), cmp_int))
-		return;
-	f->acceptor_calls++;
-	t->busy += c.dur_ns;
-	t->off += c.offcpu_ns;
-	if (c.setup && c.setup_once) {
-		t->once += c.dur_ns;
-		return;
-	}
-	if (c.setup) {
-		t->setup += c.dur_ns;
-		t->setup_off += c.offcpu_ns;
-		t->setup_oncpu += fmax((double)c.dur_ns - c.offcpu_ns -
-				       c.runq_ns, 0);
-		return;
-	}
-	queue = fmin(c.queue_wait_ns, c.dur_ns);
-	t->queue += queue;
-	t->secure += fmin(c.secure_ns, c.dur_ns - queue);
+	if (bsearch(&c.tid, st.acceptors, st.nacceptors, sizeof(int), cmp_int))
+		acceptor_call(f, &c);
 }
 
 static void stream_netrx(void *acc, const struct netrx_win *w)
@@ -824,7 +837,9 @@ static void stream_netrx(void *acc, const struct netrx_win *w)
 static void stream_hs(void *acc, const struct hs_event *h)
 {
 	struct ev_figures *f = &((struct stream_out *)acc)->f;
-	double ack = fmin(h->ack_wait_ns, h->synack_ack_ns);
+	unsigned long long part[NR_HP], ack;
+	bool waits;
+	int p;
 
 	facts_hs(st.check, h);
 	series_add_hs(&st.s, h);
@@ -832,30 +847,19 @@ static void stream_hs(void *acc, const struct hs_event *h)
 	if (h->client) {
 		f->client_handshakes++;
 		st.connect += h->connect_ns;
-		st.client++;
 		return;
 	}
 	f->hs++;
 	f->s1 += h->syn_synack_ns;
 	f->s2 += h->synack_ack_ns;
 	f->s3 += h->ack_accept_ns;
-	st.ss += h->syn_synack_ns;
-	st.sa += h->synack_ack_ns;
-	st.aa += h->ack_accept_ns;
-	st.server++;
-	/* per_handshake()'s parts: whole nanoseconds each */
-	quantile_add(&st.hp[HP_KERNEL], h->syn_synack_ns);
-	quantile_add(&st.hp[HP_STACK], h->syn_synack_ns + h->synack_ack_ns +
-		     h->ack_accept_ns);
-	quantile_add(&st.hp[HP_ACCEPT], h->ack_accept_ns);
-	if (!h->has_waits)
+	/* per_handshake()'s parts */
+	waits = hs_parts(h, part, &ack);
+	for (p = 0; p < NR_HP; p++)
+		if (waits || hp_always(p))
+			quantile_add(&st.hp[p], part[p]);
+	if (!waits)
 		return;
-	st.sw += h->syn_wait_ns;
-	st.sw_n++;
-	quantile_add(&st.hp[HP_NETRX], h->syn_wait_ns + (unsigned long long)ack);
-	quantile_add(&st.hp[HP_NETWORK], h->synack_ack_ns - (unsigned long long)ack);
-	quantile_add(&st.hp[HP_TCP], h->syn_wait_ns + h->syn_synack_ns +
-		     h->synack_ack_ns + h->ack_accept_ns);
 	st.syn_wait += h->syn_wait_ns;
 	st.ack_wait += ack;
 	st.waits++;
@@ -890,11 +894,13 @@ static void stream_finish(void *acc, const struct session *s)
 	}
 	f->syn_wait_ns = st.waits ? st.syn_wait / st.waits : NAN;
 	f->ack_wait_ns = st.waits ? st.ack_wait / st.waits : NAN;
-	f->m.syn_synack_ns = st.server ? st.ss / st.server : NAN;
-	f->m.synack_ack_ns = st.server ? st.sa / st.server : NAN;
-	f->m.ack_accept_ns = st.server ? st.aa / st.server : NAN;
-	f->m.connect_ns = st.client ? st.connect / st.client : NAN;
-	f->m.syn_wait_ns = st.sw_n ? st.sw / st.sw_n : NAN;
+	/* figures_hs_means()'s, from the same sums as the phases' */
+	f->m.syn_synack_ns = f->hs ? f->s1 / f->hs : NAN;
+	f->m.synack_ack_ns = f->hs ? f->s2 / f->hs : NAN;
+	f->m.ack_accept_ns = f->hs ? f->s3 / f->hs : NAN;
+	f->m.connect_ns = f->client_handshakes ?
+			  st.connect / f->client_handshakes : NAN;
+	f->m.syn_wait_ns = f->syn_wait_ns;
 	f->secure_timed = st.facts->secure_timed;
 	f->acceptors = st.nacceptors;
 	out->broken = !acceptq_stream_finish(st.aq, &f->q);
