@@ -168,21 +168,28 @@ static noinline void netrx_roll(struct teeprobe_netrx_cpu *st, u64 now)
 }
 
 /*
- * netrx_this_cpu - this CPU's state, its window rolled to @now.
- * Interrupts are disabled. Inline, and its roll out of line (with the
- * closed window's copy on its stack): a probe calls it once or twice a run,
- * and asks only whether @now is past the open window's end (an event
- * older than the window's start counts in it, as teeprobe_window_roll()
- * does). A new window length does not roll it here: the windows' work
- * sends every CPU whose window has another length an IPI at once
- * (window.c), whose flush closes it early, as a roll did.
+ * netrx_roll_due - @st's window rolled to @now, if @now is past its end.
+ * Interrupts are disabled. Inline, and the roll out of line (with the
+ * closed window's copy on its stack): a probe asks once or twice a run,
+ * and only whether @now is past the open window's end (an event older
+ * than the window's start counts in it, as teeprobe_window_roll() does).
+ * A new window length does not roll it here: the windows' work sends
+ * every CPU whose window has another length an IPI at once (window.c),
+ * whose flush closes it early, as a roll did.
  */
+static __always_inline void netrx_roll_due(struct teeprobe_netrx_cpu *st,
+					   u64 now)
+{
+	if (unlikely(now >= st->roll_ns))
+		netrx_roll(st, now);
+}
+
+/* netrx_this_cpu - this CPU's state, its window rolled to @now; irqs off */
 static __always_inline struct teeprobe_netrx_cpu *netrx_this_cpu(u64 now)
 {
 	struct teeprobe_netrx_cpu *st = this_cpu_ptr(netrx_cpu);
 
-	if (unlikely(now >= st->roll_ns))
-		netrx_roll(st, now);
+	netrx_roll_due(st, now);
 	return st;
 }
 
@@ -270,8 +277,7 @@ static void netrx_softirq_raise(void *data, unsigned int vec_nr)
 	st = this_cpu_ptr(netrx_cpu);
 	if (!st->raise_ns) {
 		now = teeprobe_now_ns();
-		if (unlikely(now >= st->roll_ns))
-			netrx_roll(st, now);
+		netrx_roll_due(st, now);
 		st->raise_ns = now;
 		st->raise_tee_ns = teeprobe_tee_clock_ns(now);
 	}
