@@ -17,12 +17,13 @@ guest_start() {
 		for t in $arm64_check; do tests+=("$top/tests/integration/$t.sh"); done
 	fi
 	# The lab kernel's suite in two guests side by side (harness.rst):
-	# "lab", kmemleak on, the module's life, its bad input, the fault
-	# walks (whose allocations kmemleak judges) and KUnit; "lab-counts",
-	# booted with kmemleak=off, the lab and the hooks' counts ($lab_counts:
-	# KASAN and lockdep still judge them; their tables are allocated at
-	# load and per port, which the walks cover under kmemleak), some 40 %
-	# faster so. make stress runs those under kmemleak too.
+	# "lab", kmemleak on, the module's life, its bad input, NET_RX's
+	# counts and starvation signal, the fault walks (whose allocations
+	# kmemleak judges) and KUnit; "lab-counts", booted with kmemleak=off,
+	# the lab and the TEE and TCP hooks' counts ($lab_counts: KASAN and
+	# lockdep still judge them; their tables are allocated at load and
+	# per port, which the walks cover under kmemleak), some 40 % faster
+	# so. make stress runs those under kmemleak too.
 	if [ "$k" = lab ]; then
 		all=1
 		for t in "$top"/tests/integration/t*.sh; do
