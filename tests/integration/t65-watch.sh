@@ -53,11 +53,7 @@ export out params status threshold wait_s
 # The watch is the same code on every kernel, and its module part (the
 # window events) is checked by t40, t50 and t60 on each: 6.1 runs it, to
 # keep make check within its time.
-if [ "$TP_KERNEL" != 6.1 ]; then
-	skip "watch scenarios" "6.1 runs them: the same code on every kernel"
-	done_testing
-	exit
-fi
+only_on_61 "watch scenarios" "6.1 runs them: the same code on every kernel"
 
 # watch_bg NAME ARGS... - teeprobe watch into $out/NAME, its log in
 # NAME.err; $WATCH is its pid. Waits until it watches.

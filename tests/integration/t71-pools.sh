@@ -36,11 +36,7 @@ if [ "$TP_KERNEL" = lab ]; then
 	done_testing
 	exit
 fi
-if [ "$TP_KERNEL" != 6.1 ] && [ -z "${TP_POOLS_ALL:-}" ]; then
-	skip "pool shapes" "the verdict is the tools' logic, the same on every kernel: 6.1 runs it (TP_POOLS_ALL=1 here too)"
-	done_testing
-	exit
-fi
+only_on_61 "pool shapes" "the verdict is the tools' logic, the same on every kernel: 6.1 runs it (TP_POOLS_ALL=1 here too)" TP_POOLS_ALL
 
 # shape_run NAME MODE WORKERS - a recorded run of $conns connections from
 # 10 client threads, the SYNs captured and hsbench's accepts logged

@@ -28,11 +28,7 @@ mkdir -p $out
 cd $out || exit 1
 . "$top/tests/integration/analyze.sh"
 
-if [ "$TP_KERNEL" != 6.1 ] && [ -z "${TP_CAUSES_ALL:-}" ]; then
-	skip "TEE causes on teesim's knobs" "the verdict is the tools' logic, the same on every kernel: 6.1 runs it (TP_CAUSES_ALL=1 here too)"
-	done_testing
-	exit
-fi
+only_on_61 "TEE causes on teesim's knobs" "the verdict is the tools' logic, the same on every kernel: 6.1 runs it (TP_CAUSES_ALL=1 here too)" TP_CAUSES_ALL
 
 # split NAME KEY - a share of where the acceptors' TEE time went, from the
 # path the verdict took (the accept queue's, or all their TEE time)

@@ -22,11 +22,7 @@ syns=${TP_STRESS_SYNS:-20000}
 # On the debug kernel an insmod/rmmod cycle under load takes 20-50 s, and
 # make check's stock guests run one after the other: make check runs it on
 # 6.1 and leaves the other kernels to make stress, which sets the sizes.
-if [ "$TP_KERNEL" != 6.1 ] && [ -z "$TP_STRESS_CYCLES" ]; then
-	skip "stress on $TP_KERNEL" "make stress runs it on every kernel; make check on 6.1, to keep its time"
-	done_testing
-	exit 0
-fi
+only_on_61 "stress on $TP_KERNEL" "make stress runs it on every kernel; make check on 6.1, to keep its time" TP_STRESS_CYCLES
 out=/tmp/t85
 export out
 rm -rf $out

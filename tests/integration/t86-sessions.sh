@@ -25,11 +25,7 @@ export out params
 # The tools' behaviour, and the module's parts of it (the generation file,
 # the event pins, the escaped names), are the same on every kernel: 6.1
 # runs them, to keep make check within its time.
-if [ "$TP_KERNEL" != 6.1 ]; then
-	skip "session scenarios" "6.1 runs them: the same code on every kernel"
-	done_testing
-	exit
-fi
+only_on_61 "session scenarios" "6.1 runs them: the same code on every kernel"
 
 # record_bg NAME ARGS... - teeprobe record in the background into
 # $out/NAME.dat, its messages in NAME.err; $REC is its pid. Waits until it

@@ -21,11 +21,7 @@ kver=$(uname -r)
 deb=$top/build/deb/teeprobe_${version}-1_$(dpkg --print-architecture).deb
 dkms_deb=$top/build/deb/teeprobe-dkms_${version}-1_all.deb
 
-if [ "$TP_KERNEL" != 6.1 ]; then
-	skip "the packages install and purge" "in the 6.1 guest only"
-	done_testing
-	exit
-fi
+only_on_61 "the packages install and purge" "in the 6.1 guest only"
 if [ -n "$TP_SUITE_ALL" ]; then
 	skip "the packages install and purge" "not in the whole suite: run it alone"
 	done_testing

@@ -17,6 +17,11 @@ queue_add() {
 	flock "$queue.lock" sh -c 'q=$1; shift; printf "%s\n" "$@" >>"$q"' sh "$queue" "$@"
 }
 
+# queue_push JOB - put a job at the queue's head: the next a worker takes
+queue_push() {
+	flock "$queue.lock" sh -c 'q=$1; { printf "%s\n" "$2"; cat "$q"; } >"$q.new" && mv "$q.new" "$q"' sh "$queue" "$1"
+}
+
 # queue_take - print the next job and remove it (nothing: the queue is empty)
 queue_take() {
 	flock "$queue.lock" sh -c '[ -f "$1" ] || exit 0; head -n 1 "$1"; sed -i 1d "$1"' sh "$queue"
