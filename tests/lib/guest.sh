@@ -22,8 +22,8 @@ guest_start() {
 	# kmemleak judges) and KUnit; "lab-counts", booted with kmemleak=off,
 	# the lab and the TEE and TCP hooks' counts ($lab_counts: KASAN and
 	# lockdep still judge them; their tables are allocated at load and
-	# per port, which the walks cover under kmemleak), some 40 % faster
-	# so. make stress runs those under kmemleak too.
+	# per port, which the walks cover under kmemleak), a quarter to 40 %
+	# faster so (harness.rst). make stress runs those under kmemleak too.
 	if [ "$k" = lab ]; then
 		all=1
 		for t in "$top"/tests/integration/t*.sh; do
